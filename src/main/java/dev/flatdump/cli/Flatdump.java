@@ -1,5 +1,48 @@
 package dev.flatdump.cli;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code flatdump} entry point. Each subcommand is its own class in this package; this class only
+ * registers them and maps outcomes to exit codes: 0 success, 1 the work failed, 2 bad usage.
+ */
+@Command(
+    name = "flatdump",
+    mixinStandardHelpOptions = true,
+    versionProvider = Flatdump.Version.class,
+    description = "Streams a MongoDB collection into compact, zero-copy FlatBuffers artifacts.",
+    subcommands = {CommandLine.HelpCommand.class, ExportCommand.class, InspectCommand.class, DemoCommand.class, VerifyCommand.class, GenerateCommand.class, LoadCommand.class})
 public final class Flatdump {
-  public static void main(String[] args) {}
+
+  /** The work failed (job failed, verification found differences, ...). */
+  public static final int EXIT_FAILED = 1;
+
+  /** Bad usage: unknown option, missing or invalid value. */
+  public static final int EXIT_USAGE = 2;
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs one command line and returns its exit code; never calls {@link System#exit}. */
+  public static int run(String... args) {
+    return commandLine().execute(args);
+  }
+
+  static CommandLine commandLine() {
+    CommandLine cl = new CommandLine(new Flatdump());
+    cl.setExitCodeExceptionMapper(ExitCodes::forException);
+    cl.setExecutionExceptionHandler(ExitCodes::handleExecutionException);
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    return cl;
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Flatdump.class.getPackage().getImplementationVersion();
+      return new String[] {"flatdump " + (v == null ? "dev" : v)};
+    }
+  }
 }

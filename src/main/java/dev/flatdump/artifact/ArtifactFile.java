@@ -1,0 +1,27 @@
+package dev.flatdump.artifact;
+
+import java.util.Objects;
+
+/**
+ * One file of an export, as the manifest lists it.
+ *
+ * @param name file name, relative to the output directory
+ * @param format {@code flatbuffers}, {@code gzip}, {@code zstd}, {@code jsonl}, {@code json},
+ *     {@code markdown} or {@code html}
+ * @param bytes size in bytes
+ * @param sha256 SHA-256 of the file's bytes, lowercase hex
+ * @param shard the shard index for data files, else null
+ * @param records organizations in the file for data files, rejects for the rejects file, else null
+ */
+public record ArtifactFile(
+    String name, String format, long bytes, String sha256, Integer shard, Long records) {
+
+  public ArtifactFile {
+    Objects.requireNonNull(name, "ArtifactFile.name");
+    Objects.requireNonNull(format, "ArtifactFile.format");
+    Objects.requireNonNull(sha256, "ArtifactFile.sha256");
+    if (bytes < 0) {
+      throw new IllegalArgumentException("ArtifactFile.bytes must be >= 0, got " + bytes);
+    }
+  }
+}

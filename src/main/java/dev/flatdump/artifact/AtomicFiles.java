@@ -1,0 +1,99 @@
+package dev.flatdump.artifact;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Writes files so that a file appears under its final name only when it is complete: the bytes go to
+ * a temporary sibling ({@code .NAME.tmp}), are forced to disk, and the temporary is renamed over the
+ * final name. A crash leaves at most a temporary file, which the next write replaces.
+ */
+public final class AtomicFiles {
+
+  private AtomicFiles() {}
+
+  /** The temporary sibling a write of {@code target} goes through. */
+  public static Path temporaryFor(Path target) {
+    return target.resolveSibling("." + target.getFileName() + ".tmp");
+  }
+
+  /** Writes the buffer's remaining bytes to {@code target} atomically; the buffer's position is kept. */
+  public static void write(Path target, ByteBuffer data) {
+    Path tmp = temporaryFor(target);
+    ByteBuffer view = data.duplicate();
+    try (FileChannel ch =
+        FileChannel.open(
+            tmp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE)) {
+      while (view.hasRemaining()) {
+        ch.write(view);
+      }
+      ch.force(true);
+    } catch (IOException e) {
+      deleteQuietly(tmp);
+      throw new ArtifactException("cannot write " + target + ": " + e.getMessage(), e);
+    }
+    move(tmp, target);
+  }
+
+  /** Something that writes a file's content to a stream. */
+  @FunctionalInterface
+  public interface Content {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  /** Writes {@code content} to {@code target} atomically. */
+  public static void write(Path target, Content content) {
+    Path tmp = temporaryFor(target);
+    try (FileChannel ch =
+            FileChannel.open(
+                tmp,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE);
+        OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16)) {
+      content.writeTo(out);
+      out.flush();
+      ch.force(true);
+    } catch (IOException e) {
+      deleteQuietly(tmp);
+      throw new ArtifactException("cannot write " + target + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      deleteQuietly(tmp);
+      throw e;
+    }
+    move(tmp, target);
+  }
+
+  /** Renames {@code source} to {@code target} atomically, replacing it. */
+  public static void move(Path source, Path target) {
+    try {
+      Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      throw new ArtifactException(
+          "cannot rename " + source + " to " + target + " atomically (different file systems?)", e);
+    } catch (IOException e) {
+      throw new ArtifactException(
+          "cannot rename " + source + " to " + target + ": " + e.getMessage(), e);
+    }
+  }
+
+  static void deleteQuietly(Path p) {
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException ignored) {
+      // best effort: a leftover temporary is replaced by the next write
+    }
+  }
+}

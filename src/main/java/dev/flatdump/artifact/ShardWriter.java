@@ -1,0 +1,121 @@
+package dev.flatdump.artifact;
+
+import dev.flatdump.Org;
+import dev.flatdump.encode.DedupOptions;
+import dev.flatdump.encode.DedupStats;
+import dev.flatdump.encode.FlatBufferOrgsBuilder;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Writes organizations into FlatBuffers shard files in a staging directory. Each shard is one
+ * FlatBuffer built in memory; once it holds {@code shardSizeBytes} or more the shard is finished and
+ * written through a FileChannel under its final staging name ({@code organizations-00000.fb}, ...).
+ *
+ * <p>Shard boundaries depend only on the records and the settings, so the same input always gives
+ * the same shard files byte for byte: a restart that re-adds the records after the last completed
+ * shard reproduces the rest exactly. De-dup maps are per shard: offsets mean nothing outside their
+ * buffer.
+ *
+ * <p>Not thread-safe. Holds at most one shard in memory.
+ */
+public final class ShardWriter {
+
+  /** The largest shard size: FlatBufferBuilder cannot grow past 2 GiB and grows by doubling. */
+  public static final long MAX_SHARD_SIZE = 1L << 30;
+
+  public static final String BASE_NAME = "organizations";
+  public static final String EXTENSION = ".fb";
+
+  private final Path dir;
+  private final DedupOptions dedup;
+  private final long shardSizeBytes;
+  private final int initialCapacity;
+  private final List<ShardFile> shards;
+  private DedupStats stats;
+  private FlatBufferOrgsBuilder builder;
+
+  /**
+   * @param dir the staging directory, which must exist
+   * @param shardSizeBytes finish a shard once its buffer holds this many bytes; 1 KiB .. 1 GiB
+   * @param initialCapacity the first buffer's size in bytes (pre-size from the collection's figures)
+   * @param completed shards already written by an earlier, interrupted run (restart), else empty
+   * @param statsSoFar de-dup statistics of {@code completed}, or null when there are none
+   */
+  public ShardWriter(
+      Path dir,
+      DedupOptions dedup,
+      long shardSizeBytes,
+      int initialCapacity,
+      List<ShardFile> completed,
+      DedupStats statsSoFar) {
+    this.dir = Objects.requireNonNull(dir, "dir");
+    this.dedup = Objects.requireNonNull(dedup, "dedup");
+    if (shardSizeBytes < 1024 || shardSizeBytes > MAX_SHARD_SIZE) {
+      throw new IllegalArgumentException(
+          "shard size must be 1024.." + MAX_SHARD_SIZE + " bytes, got " + shardSizeBytes);
+    }
+    this.shardSizeBytes = shardSizeBytes;
+    this.initialCapacity = (int) Math.max(1024, Math.min(initialCapacity, shardSizeBytes + (1 << 20)));
+    this.shards = new ArrayList<>(completed);
+    this.stats = statsSoFar == null ? DedupStats.EMPTY : statsSoFar;
+  }
+
+  /** The file name of shard {@code index}. */
+  public static String shardName(int index) {
+    return String.format("%s-%05d%s", BASE_NAME, index, EXTENSION);
+  }
+
+  /**
+   * Adds one organization.
+   *
+   * @return true when this record completed a shard, which is now durable under its staging name
+   */
+  public boolean add(Org org) {
+    if (builder == null) {
+      builder = new FlatBufferOrgsBuilder(dedup, initialCapacity);
+    }
+    builder.add(org);
+    if (builder.sizeBytes() >= shardSizeBytes) {
+      finishShard();
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Finishes the open shard, if any. When no shard exists at all, writes one empty shard so that every
+   * export has at least one file.
+   */
+  public void finish() {
+    if (builder != null || shards.isEmpty()) {
+      if (builder == null) {
+        builder = new FlatBufferOrgsBuilder(dedup, 1024);
+      }
+      finishShard();
+    }
+  }
+
+  private void finishShard() {
+    int count = builder.count();
+    ByteBuffer data = builder.finish();
+    String name = shardName(shards.size());
+    AtomicFiles.write(dir.resolve(name), data);
+    shards.add(new ShardFile(shards.size(), name, count, data.remaining()));
+    stats = stats.plus(builder.stats());
+    builder = null;
+  }
+
+  /** The shards completed so far, in order. */
+  public List<ShardFile> shards() {
+    return List.copyOf(shards);
+  }
+
+  /** De-dup statistics of the completed shards. */
+  public DedupStats stats() {
+    return stats;
+  }
+}

@@ -1,0 +1,62 @@
+package dev.flatdump.job;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+import org.springframework.batch.core.configuration.support.JdbcDefaultBatchConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * The job repository: Spring Batch's JDBC store, so that a failed run can be restarted. By default an
+ * embedded H2 file database under the output directory; any JDBC URL works when given. The tables
+ * are created on first use.
+ */
+@Configuration(proxyBeanMethods = false)
+class BatchInfrastructureConfiguration extends JdbcDefaultBatchConfiguration {
+
+  @Bean(destroyMethod = "close")
+  DataSource dataSource(JobRuntime runtime) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(runtime.jobRepositoryUrl());
+    config.setMaximumPoolSize(2);
+    config.setPoolName("flatdump-job-repository");
+    HikariDataSource ds = new HikariDataSource(config);
+    createTablesIfMissing(ds, runtime.jobRepositoryUrl());
+    return ds;
+  }
+
+  @Bean
+  PlatformTransactionManager transactionManager(DataSource dataSource) {
+    return new DataSourceTransactionManager(dataSource);
+  }
+
+  private static void createTablesIfMissing(DataSource ds, String url) {
+    try (Connection c = ds.getConnection()) {
+      if (hasTable(c, "BATCH_JOB_INSTANCE") || hasTable(c, "batch_job_instance")) {
+        return;
+      }
+      String product = c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
+      String script = product.contains("postgres") ? "postgresql" : product.contains("h2") ? "h2" : product;
+      new ResourceDatabasePopulator(
+              new ClassPathResource("org/springframework/batch/core/schema-" + script + ".sql"))
+          .populate(c);
+    } catch (SQLException e) {
+      throw new dev.flatdump.FlatdumpException(
+          "cannot prepare the job repository at " + url + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean hasTable(Connection c, String name) throws SQLException {
+    try (ResultSet rs = c.getMetaData().getTables(null, null, name, null)) {
+      return rs.next();
+    }
+  }
+}

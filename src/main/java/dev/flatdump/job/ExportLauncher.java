@@ -1,0 +1,162 @@
+package dev.flatdump.job;
+
+import com.mongodb.client.MongoClient;
+import dev.flatdump.FlatdumpException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDateTime;
+import java.util.function.Consumer;
+import org.springframework.batch.core.BatchStatus;
+import org.springframework.batch.core.ExitStatus;
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.job.parameters.JobParameters;
+import org.springframework.batch.core.launch.JobExecutionAlreadyRunningException;
+import org.springframework.batch.core.launch.JobInstanceAlreadyCompleteException;
+import org.springframework.batch.core.launch.JobOperator;
+import org.springframework.batch.core.launch.JobRestartException;
+import org.springframework.batch.core.job.parameters.InvalidJobParametersException;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Runs {@code organizationsExportJob} once, the way a CLI or a scheduler needs it: it holds an
+ * exclusive lock on the output directory (a second, overlapping run fails at once and touches
+ * nothing), starts a new job instance or restarts the failed one with the same parameters, and
+ * marks an execution left {@code STARTED} by a killed process as failed so that it can restart.
+ */
+public final class ExportLauncher {
+
+  /** How a launch ended. */
+  public enum Outcome {
+    COMPLETED,
+    FAILED,
+    ALREADY_COMPLETE
+  }
+
+  /**
+   * @param outcome how it ended
+   * @param execution the job execution, or null when none ran
+   * @param restarted whether this run resumed an earlier failed one
+   */
+  public record Result(Outcome outcome, JobExecution execution, boolean restarted) {}
+
+  private ExportLauncher() {}
+
+  /** The default job repository: an H2 file database under the output directory. */
+  public static String defaultJobRepositoryUrl(Path out) {
+    return "jdbc:h2:file:" + out.toAbsolutePath().resolve(".flatdump").resolve("job-repository") + ";DB_CLOSE_ON_EXIT=FALSE";
+  }
+
+  /**
+   * Runs the export.
+   *
+   * @param mongo the client; not closed here
+   * @param jobRepositoryUrl a JDBC URL, see {@link #defaultJobRepositoryUrl}
+   * @param progress receives progress lines
+   */
+  public static Result run(
+      ExportOptions options, MongoClient mongo, String jobRepositoryUrl, Consumer<String> progress) {
+    requireCollection(mongo, options);
+    Path control = options.out().resolve(".flatdump");
+    try {
+      Files.createDirectories(control);
+    } catch (IOException e) {
+      throw new FlatdumpException("cannot create " + control + ": " + e.getMessage(), e);
+    }
+    Path lockFile = control.resolve("lock");
+    try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock = tryLock(ch, options.out())) {
+      return runLocked(options, new JobRuntime(mongo, jobRepositoryUrl, progress));
+    } catch (IOException e) {
+      throw new FlatdumpException("cannot lock " + lockFile + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static FileLock tryLock(FileChannel ch, Path out) throws IOException {
+    FileLock lock;
+    try {
+      lock = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      lock = null;
+    }
+    if (lock == null) {
+      throw new FlatdumpException(
+          "another flatdump run is exporting into " + out + "; not starting a second one");
+    }
+    return lock;
+  }
+
+  private static Result runLocked(ExportOptions options, JobRuntime runtime) {
+    try (ConfigurableApplicationContext ctx =
+        new SpringApplicationBuilder(OrganizationsExportJobConfiguration.class)
+            .web(WebApplicationType.NONE)
+            .bannerMode(org.springframework.boot.Banner.Mode.OFF)
+            .logStartupInfo(false)
+            .initializers(
+                c -> {
+                  c.getBeanFactory().registerSingleton("exportOptions", options);
+                  c.getBeanFactory().registerSingleton("jobRuntime", runtime);
+                })
+            .run()) {
+      JobRepository repository = ctx.getBean(JobRepository.class);
+      JobOperator operator = ctx.getBean(JobOperator.class);
+      Job job = ctx.getBean(Job.class);
+      JobParameters params = options.toJobParameters();
+      JobExecution last = repository.getLastJobExecution(job.getName(), params);
+      boolean restarted = last != null;
+      if (last != null && last.getStatus().isRunning()) {
+        // we hold the output directory's lock, so whoever left it running is gone
+        markAbandonedAsFailed(repository, last);
+      }
+      JobExecution execution;
+      try {
+        execution = operator.start(job, params);
+      } catch (JobInstanceAlreadyCompleteException e) {
+        return new Result(Outcome.ALREADY_COMPLETE, last, false);
+      } catch (JobExecutionAlreadyRunningException | JobRestartException | InvalidJobParametersException e) {
+        throw new FlatdumpException("cannot start " + job.getName() + ": " + e.getMessage(), e);
+      }
+      Outcome outcome = execution.getStatus() == BatchStatus.COMPLETED ? Outcome.COMPLETED : Outcome.FAILED;
+      return new Result(outcome, execution, restarted);
+    }
+  }
+
+  private static void markAbandonedAsFailed(JobRepository repository, JobExecution execution) {
+    LocalDateTime now = LocalDateTime.now();
+    for (StepExecution step : execution.getStepExecutions()) {
+      if (step.getStatus().isRunning()) {
+        step.setStatus(BatchStatus.FAILED);
+        step.setExitStatus(ExitStatus.FAILED.addExitDescription("the process running it died"));
+        step.setEndTime(now);
+        repository.update(step);
+      }
+    }
+    execution.setStatus(BatchStatus.FAILED);
+    execution.setExitStatus(ExitStatus.FAILED.addExitDescription("the process running it died"));
+    execution.setEndTime(now);
+    repository.update(execution);
+  }
+
+  private static void requireCollection(MongoClient mongo, ExportOptions options) {
+    boolean exists = false;
+    for (String name : mongo.getDatabase(options.database()).listCollectionNames()) {
+      if (name.equals(options.collection())) {
+        exists = true;
+        break;
+      }
+    }
+    if (!exists) {
+      throw new FlatdumpException(
+          "collection " + options.database() + "." + options.collection() + " does not exist");
+    }
+  }
+}

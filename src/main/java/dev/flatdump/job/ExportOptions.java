@@ -1,0 +1,184 @@
+package dev.flatdump.job;
+
+import dev.flatdump.artifact.ShardWriter;
+import dev.flatdump.encode.DedupOptions;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.bson.BsonDocument;
+import org.bson.json.JsonParseException;
+import org.springframework.batch.core.job.parameters.JobParameters;
+import org.springframework.batch.core.job.parameters.JobParametersBuilder;
+
+/**
+ * Everything one export run needs, validated when built. It becomes the job's parameters (all keys
+ * are here) and is read back from them by each step. It never holds the connection string: the
+ * MongoDB client is handed to the job separately, so no secret reaches the job repository.
+ *
+ * @param source where the data comes from, for identification only: {@code host:port} list, no
+ *     credentials
+ * @param database the database name
+ * @param collection the collection name
+ * @param out the output directory; absolute
+ * @param query a filter as Extended JSON, {@code {}} for everything
+ * @param compress compressions to write, in order ({@code gzip}, {@code zstd}); empty for none
+ * @param gzipLevel gzip level 1..9
+ * @param zstdLevel zstd level 1..22
+ * @param dedup which de-dup kinds are on
+ * @param compare baselines for the report ({@code plain}, {@code strings}, {@code protobuf},
+ *     {@code json}); empty for none
+ * @param shardSize finish a shard once it holds this many bytes
+ * @param maxRejects fail once more documents than this are rejected; -1 for no limit
+ * @param batchSize the MongoDB cursor's batch size
+ * @param runDate identifies the job instance with the other identifying values
+ * @param runId 0 normally; a distinct value forces a fresh job instance
+ */
+public record ExportOptions(
+    String source,
+    String database,
+    String collection,
+    Path out,
+    String query,
+    List<String> compress,
+    int gzipLevel,
+    int zstdLevel,
+    DedupOptions dedup,
+    List<String> compare,
+    long shardSize,
+    long maxRejects,
+    int batchSize,
+    LocalDate runDate,
+    long runId) {
+
+  public static final long DEFAULT_SHARD_SIZE = ShardWriter.MAX_SHARD_SIZE;
+  public static final List<String> COMPRESSIONS = List.of("gzip", "zstd");
+  public static final List<String> BASELINES = List.of("plain", "strings", "protobuf", "json");
+
+  // Job parameter keys: the one place they are named.
+  static final String SOURCE = "source";
+  static final String DATABASE = "database";
+  static final String COLLECTION = "collection";
+  static final String OUT = "out";
+  static final String QUERY = "query";
+  static final String COMPRESS = "compress";
+  static final String GZIP_LEVEL = "gzipLevel";
+  static final String ZSTD_LEVEL = "zstdLevel";
+  static final String DEDUP = "dedup";
+  static final String COMPARE = "compare";
+  static final String SHARD_SIZE = "shardSize";
+  static final String MAX_REJECTS = "maxRejects";
+  static final String BATCH_SIZE = "batchSize";
+  static final String RUN_DATE = "runDate";
+  static final String RUN_ID = "runId";
+
+  public ExportOptions {
+    requireText(source, "source");
+    requireText(database, "database");
+    requireText(collection, "collection");
+    Objects.requireNonNull(out, "out must be set");
+    out = out.toAbsolutePath().normalize();
+    requireText(query, "query");
+    try {
+      BsonDocument.parse(query);
+    } catch (JsonParseException | org.bson.BsonInvalidOperationException e) {
+      throw new IllegalArgumentException("query is not a JSON document: " + query + " (" + e.getMessage() + ")");
+    }
+    compress = normalized(compress, COMPRESSIONS, "compress");
+    if (gzipLevel < 1 || gzipLevel > 9) {
+      throw new IllegalArgumentException("gzip level must be 1..9, got " + gzipLevel);
+    }
+    if (zstdLevel < 1 || zstdLevel > 22) {
+      throw new IllegalArgumentException("zstd level must be 1..22, got " + zstdLevel);
+    }
+    Objects.requireNonNull(dedup, "dedup must be set");
+    compare = normalized(compare, BASELINES, "compare");
+    if (shardSize < 1024 || shardSize > ShardWriter.MAX_SHARD_SIZE) {
+      throw new IllegalArgumentException(
+          "shard size must be 1024.." + ShardWriter.MAX_SHARD_SIZE + " bytes, got " + shardSize);
+    }
+    if (maxRejects < -1) {
+      throw new IllegalArgumentException("max rejects must be >= 0 (or -1 for no limit), got " + maxRejects);
+    }
+    if (batchSize < 1) {
+      throw new IllegalArgumentException("batch size must be >= 1, got " + batchSize);
+    }
+    Objects.requireNonNull(runDate, "runDate must be set");
+  }
+
+  /** Parses a comma list such as {@code gzip,zstd}; {@code none} or blank is the empty list. */
+  public static List<String> parseList(String text) {
+    if (text == null || text.isBlank() || text.trim().equalsIgnoreCase("none")) {
+      return List.of();
+    }
+    return java.util.Arrays.stream(text.split(","))
+        .map(s -> s.trim().toLowerCase(Locale.ROOT))
+        .filter(s -> !s.isEmpty())
+        .toList();
+  }
+
+  private static List<String> normalized(List<String> values, List<String> allowed, String name) {
+    Objects.requireNonNull(values, name + " must be set");
+    for (String v : values) {
+      if (!allowed.contains(v)) {
+        throw new IllegalArgumentException(
+            "unknown " + name + " value '" + v + "' (expected " + String.join(", ", allowed) + " or none)");
+      }
+    }
+    // keep the canonical order so that the same set always names the same job instance
+    return allowed.stream().filter(values::contains).toList();
+  }
+
+  private static void requireText(String v, String name) {
+    if (v == null || v.isBlank()) {
+      throw new IllegalArgumentException(name + " must be set");
+    }
+  }
+
+  /** The staging directory, inside {@link #out}, where files are written before they are published. */
+  public Path staging() {
+    return out.resolve(".flatdump").resolve("staging");
+  }
+
+  /** These options as job parameters; all identifying, so that another option is another instance. */
+  public JobParameters toJobParameters() {
+    return new JobParametersBuilder()
+        .addString(SOURCE, source)
+        .addString(DATABASE, database)
+        .addString(COLLECTION, collection)
+        .addString(OUT, out.toString())
+        .addString(QUERY, query)
+        .addString(COMPRESS, String.join(",", compress))
+        .addLong(GZIP_LEVEL, (long) gzipLevel)
+        .addLong(ZSTD_LEVEL, (long) zstdLevel)
+        .addString(DEDUP, dedup.toString())
+        .addString(COMPARE, String.join(",", compare))
+        .addLong(SHARD_SIZE, shardSize)
+        .addLong(MAX_REJECTS, maxRejects)
+        .addLong(BATCH_SIZE, (long) batchSize, false)
+        .addString(RUN_DATE, runDate.toString())
+        .addLong(RUN_ID, runId)
+        .toJobParameters();
+  }
+
+  /** Reads the options back from a job's parameters. */
+  public static ExportOptions from(JobParameters p) {
+    return new ExportOptions(
+        p.getString(SOURCE),
+        p.getString(DATABASE),
+        p.getString(COLLECTION),
+        Path.of(p.getString(OUT)),
+        p.getString(QUERY),
+        parseList(p.getString(COMPRESS)),
+        p.getLong(GZIP_LEVEL).intValue(),
+        p.getLong(ZSTD_LEVEL).intValue(),
+        DedupOptions.parse(p.getString(DEDUP)),
+        parseList(p.getString(COMPARE)),
+        p.getLong(SHARD_SIZE),
+        p.getLong(MAX_REJECTS),
+        p.getLong(BATCH_SIZE).intValue(),
+        LocalDate.parse(p.getString(RUN_DATE)),
+        p.getLong(RUN_ID));
+  }
+}

@@ -1,0 +1,166 @@
+package dev.flatdump.job;
+
+import dev.flatdump.FlatdumpException;
+import dev.flatdump.artifact.AtomicFiles;
+import dev.flatdump.artifact.ArtifactException;
+import dev.flatdump.artifact.RejectsWriter;
+import dev.flatdump.artifact.ShardFile;
+import dev.flatdump.artifact.ShardWriter;
+import dev.flatdump.encode.DedupStats;
+import dev.flatdump.source.SourceRecord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.scope.context.ChunkContext;
+import org.springframework.batch.core.step.tasklet.Tasklet;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.item.ItemStream;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+
+/**
+ * {@code exportStep}: streams records from the reader into FlatBuffers shards and rejects.
+ *
+ * <p>One call of {@link #execute} fills one shard (or reaches the end). Spring Batch commits after
+ * each call, saving the reader's last {@code _id} and this tasklet's state together, at a moment when
+ * every record up to that {@code _id} is in a durable shard file or in {@code rejects.jsonl}. A
+ * restart therefore re-reads only the records of the shard that was being built, and rebuilds it
+ * byte for byte. Keys are prefixed {@code organizationsWriter.}.
+ */
+final class ExportTasklet implements Tasklet, ItemStream {
+
+  static final String NAME = "organizationsWriter";
+  static final String SHARDS = NAME + ".shards";
+  static final String STATS = NAME + ".dedupStats";
+  static final String EXPORTED = NAME + ".exported";
+  static final String REJECTED = NAME + ".rejected";
+  static final String REJECTS_LENGTH = NAME + ".rejectsLength";
+
+  private final OrgItemReader reader;
+  private final ExportOptions options;
+  private final int initialCapacity;
+  private final Progress progress;
+  private ShardWriter shards;
+  private RejectsWriter rejects;
+  private long exported;
+  private long rejectsLength;
+
+  ExportTasklet(OrgItemReader reader, ExportOptions options, int initialCapacity, Progress progress) {
+    this.reader = reader;
+    this.options = options;
+    this.initialCapacity = initialCapacity;
+    this.progress = progress;
+  }
+
+  @Override
+  public void open(ExecutionContext ctx) {
+    Path staging = options.staging();
+    boolean resuming = ctx.containsKey(SHARDS);
+    if (!resuming) {
+      clean(staging);
+    }
+    try {
+      Files.createDirectories(staging);
+    } catch (IOException e) {
+      throw new ArtifactException("cannot create " + staging + ": " + e.getMessage(), e);
+    }
+    List<ShardFile> done = resuming ? JobState.shards(ctx.getString(SHARDS)) : List.of();
+    DedupStats stats = resuming ? JobState.stats(ctx.getString(STATS)) : null;
+    exported = ctx.getLong(EXPORTED, 0L);
+    rejectsLength = ctx.getLong(REJECTS_LENGTH, 0L);
+    shards =
+        new ShardWriter(staging, options.dedup(), options.shardSize(), initialCapacity, done, stats);
+    rejects = new RejectsWriter(staging, rejectsLength, ctx.getLong(REJECTED, 0L));
+    progress.resume(exported + rejects.count());
+  }
+
+  @Override
+  public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
+    long written = 0;
+    try {
+      SourceRecord r;
+      while ((r = reader.read()) != null) {
+        contribution.incrementReadCount();
+        progress.advance(1);
+        if (r instanceof SourceRecord.Accepted a) {
+          exported++;
+          written++;
+          if (shards.add(a.org())) {
+            return commit(contribution, written, RepeatStatus.CONTINUABLE);
+          }
+        } else if (r instanceof SourceRecord.Rejected j) {
+          rejects.write(j.reject());
+          contribution.incrementFilterCount();
+          if (options.maxRejects() >= 0 && rejects.count() > options.maxRejects()) {
+            throw new FlatdumpException(
+                rejects.count() + " documents rejected, more than --max-rejects "
+                    + options.maxRejects() + "; see " + options.staging().resolve(RejectsWriter.FILE_NAME));
+          }
+        }
+      }
+      shards.finish();
+      List<ShardFile> finalShards = finalNames(shards.shards());
+      var jobCtx = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
+      jobCtx.putString(JobState.SHARDS, JobState.shards(finalShards));
+      jobCtx.putString(JobState.DEDUP_STATS, JobState.stats(shards.stats()));
+      jobCtx.putLong(JobState.EXPORTED, exported);
+      jobCtx.putLong(JobState.REJECTED, rejects.count());
+      progress.done();
+      return commit(contribution, written, RepeatStatus.FINISHED);
+    } catch (AssertionError e) {
+      // FlatBufferBuilder signals a buffer past 2 GiB with an AssertionError; never let it escape
+      throw new FlatdumpException("FlatBuffers refused the shard: " + e.getMessage(), e);
+    }
+  }
+
+  private RepeatStatus commit(StepContribution contribution, long written, RepeatStatus status) {
+    rejectsLength = rejects.checkpoint();
+    contribution.incrementWriteCount(written);
+    return status;
+  }
+
+  /** A single shard is published as {@code organizations.fb}; several keep their numbered names. */
+  private List<ShardFile> finalNames(List<ShardFile> staged) {
+    if (staged.size() != 1) {
+      return staged;
+    }
+    ShardFile only = staged.get(0);
+    String name = ShardWriter.BASE_NAME + ShardWriter.EXTENSION;
+    AtomicFiles.move(options.staging().resolve(only.fileName()), options.staging().resolve(name));
+    return List.of(new ShardFile(0, name, only.records(), only.bytes()));
+  }
+
+  @Override
+  public void update(ExecutionContext ctx) {
+    ctx.putString(SHARDS, JobState.shards(shards.shards()));
+    ctx.putString(STATS, JobState.stats(shards.stats()));
+    ctx.putLong(EXPORTED, exported);
+    ctx.putLong(REJECTED, rejects.count());
+    ctx.putLong(REJECTS_LENGTH, rejectsLength);
+  }
+
+  @Override
+  public void close() {
+    if (rejects != null) {
+      rejects.close();
+    }
+  }
+
+  private static void clean(Path staging) {
+    if (!Files.exists(staging)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(staging)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        if (!p.equals(staging)) {
+          Files.delete(p);
+        }
+      }
+    } catch (IOException e) {
+      throw new ArtifactException("cannot clean " + staging + ": " + e.getMessage(), e);
+    }
+  }
+}

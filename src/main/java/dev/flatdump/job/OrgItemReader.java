@@ -1,0 +1,73 @@
+package dev.flatdump.job;
+
+import com.mongodb.client.MongoCollection;
+import dev.flatdump.source.MongoOrgSource;
+import dev.flatdump.source.SourceRecord;
+import java.util.Objects;
+import org.bson.BsonDocument;
+import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
+import org.bson.json.JsonMode;
+import org.bson.json.JsonWriterSettings;
+import org.springframework.batch.infrastructure.item.ExecutionContext;
+import org.springframework.batch.infrastructure.item.ItemStreamException;
+import org.springframework.batch.infrastructure.item.ItemStreamReader;
+
+/**
+ * The restartable reader: a thin ItemStream adapter around {@link MongoOrgSource}. It saves the last
+ * {@code _id} it returned under {@code organizationsReader.lastId} (canonical Extended JSON, so the
+ * BSON type survives) and resumes after it. The step saves that key only when everything up to it is
+ * durable, so a restart neither skips nor repeats a document.
+ */
+final class OrgItemReader implements ItemStreamReader<SourceRecord> {
+
+  static final String NAME = "organizationsReader";
+  static final String LAST_ID = NAME + ".lastId";
+  private static final JsonWriterSettings CANONICAL =
+      JsonWriterSettings.builder().outputMode(JsonMode.EXTENDED).build();
+
+  private final MongoCollection<RawBsonDocument> collection;
+  private final BsonDocument query;
+  private final MongoOrgSource.Settings settings;
+  private MongoOrgSource source;
+
+  OrgItemReader(
+      MongoCollection<RawBsonDocument> collection, BsonDocument query, MongoOrgSource.Settings settings) {
+    this.collection = Objects.requireNonNull(collection, "collection");
+    this.query = Objects.requireNonNull(query, "query");
+    this.settings = Objects.requireNonNull(settings, "settings");
+  }
+
+  @Override
+  public void open(ExecutionContext ctx) throws ItemStreamException {
+    BsonValue resume = ctx.containsKey(LAST_ID) ? decodeId(ctx.getString(LAST_ID)) : null;
+    source = new MongoOrgSource(collection, query, resume, settings);
+  }
+
+  @Override
+  public SourceRecord read() {
+    return source.hasNext() ? source.next() : null;
+  }
+
+  @Override
+  public void update(ExecutionContext ctx) throws ItemStreamException {
+    if (source != null && source.lastId() != null) {
+      ctx.putString(LAST_ID, encodeId(source.lastId()));
+    }
+  }
+
+  @Override
+  public void close() throws ItemStreamException {
+    if (source != null) {
+      source.close();
+    }
+  }
+
+  static String encodeId(BsonValue id) {
+    return new BsonDocument("_id", id).toJson(CANONICAL);
+  }
+
+  static BsonValue decodeId(String json) {
+    return BsonDocument.parse(json).get("_id");
+  }
+}

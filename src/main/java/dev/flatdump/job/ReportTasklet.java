@@ -1,0 +1,192 @@
+package dev.flatdump.job;
+
+import com.mongodb.client.MongoCollection;
+import dev.flatdump.Org;
+import dev.flatdump.artifact.ArtifactFile;
+import dev.flatdump.artifact.Checksums;
+import dev.flatdump.artifact.Compression;
+import dev.flatdump.artifact.Manifest;
+import dev.flatdump.artifact.OrgArtifact;
+import dev.flatdump.artifact.Publisher;
+import dev.flatdump.artifact.ShardFile;
+import dev.flatdump.encode.DedupStats;
+import dev.flatdump.report.Baseline;
+import dev.flatdump.report.BaselineSize;
+import dev.flatdump.report.BaselineSizer;
+import dev.flatdump.report.ReportWriter;
+import dev.flatdump.report.SizeReport;
+import dev.flatdump.source.CollectionStats;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.bson.Document;
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.scope.context.ChunkContext;
+import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.step.StepExecution;
+import org.springframework.batch.core.step.tasklet.Tasklet;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+
+/**
+ * {@code reportStep}: reads MongoDB's own figures (after {@code {fsync: 1}}), measures the
+ * {@code --compare} baselines from the staged shards, writes the size report, then publishes the
+ * export: every file renamed into the output directory, {@code manifest.json} last.
+ */
+final class ReportTasklet implements Tasklet {
+
+  static final String SUMMARY = "report.summary";
+  static final String HTML = "report.html";
+
+  private final ExportOptions options;
+  private final JobRuntime runtime;
+
+  ReportTasklet(ExportOptions options, JobRuntime runtime) {
+    this.options = options;
+    this.runtime = runtime;
+  }
+
+  @Override
+  public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
+    JobExecution job = chunkContext.getStepContext().getStepExecution().getJobExecution();
+    var jobCtx = job.getExecutionContext();
+    List<ShardFile> shards = JobState.shards(jobCtx.getString(JobState.SHARDS));
+    List<ArtifactFile> files = new ArrayList<>(JobState.files(jobCtx.getString(JobState.FILES)));
+    DedupStats stats = JobState.stats(jobCtx.getString(JobState.DEDUP_STATS));
+    long exported = jobCtx.getLong(JobState.EXPORTED);
+    long rejected = jobCtx.getLong(JobState.REJECTED);
+    Path staging = options.staging();
+
+    MongoCollection<Document> collection =
+        runtime.mongo().getDatabase(options.database()).getCollection(options.collection());
+    CollectionStats mongo = CollectionStats.read(runtime.mongo(), collection);
+    runtime.progress().accept("reportStep: measuring baselines " + options.compare());
+    List<BaselineSize> baselines = measureBaselines(shards, staging);
+
+    Instant started = instant(job.getStartTime());
+    Instant now = Instant.now();
+    SizeReport report =
+        new SizeReport(
+            new SizeReport.Source(
+                options.database(),
+                options.collection(),
+                options.query(),
+                mongo.count(),
+                mongo.size(),
+                mongo.storageSize(),
+                mongo.freeStorageSize(),
+                mongo.totalIndexSize(),
+                mongo.blockCompressor(),
+                mongo.avgObjSize()),
+            files.stream()
+                .filter(f -> SizeReport.Artifact.FORMATS.contains(f.format()))
+                .map(f -> new SizeReport.Artifact(f.name(), f.format(), f.bytes(), f.sha256(), f.shard()))
+                .toList(),
+            baselines,
+            stats,
+            new SizeReport.Records(exported + rejected, exported, rejected),
+            steps(job, now),
+            docsPerSecond(job, exported),
+            peakHeapBytes(),
+            started,
+            now.isBefore(started) ? started : now,
+            new SizeReport.Options(
+                options.dedup().toString(),
+                options.compress().isEmpty() ? "none" : String.join(",", options.compress()),
+                Long.toString(options.shardSize())));
+    ReportWriter writer = new ReportWriter();
+    for (Path p : writer.writeAll(report, staging)) {
+      String name = p.getFileName().toString();
+      String format = name.endsWith(".json") ? "json" : name.endsWith(".md") ? "markdown" : "html";
+      files.add(new ArtifactFile(name, format, size(p), Checksums.sha256(p), null, null));
+    }
+    Manifest manifest =
+        new Manifest(
+            Manifest.FORMAT_VERSION,
+            SchemaInfo.current(),
+            new Manifest.Source(options.database(), options.collection(), options.query()),
+            new Manifest.Options(options.dedup().toString(), options.compress(), options.shardSize()),
+            new Manifest.Counts(exported + rejected, exported, rejected),
+            files,
+            started,
+            Instant.now());
+    Publisher.publish(staging, options.out(), manifest);
+    jobCtx.putString(SUMMARY, writer.summary(report));
+    jobCtx.putString(HTML, options.out().resolve(ReportWriter.HTML_FILE).toString());
+    return RepeatStatus.FINISHED;
+  }
+
+  private List<BaselineSize> measureBaselines(List<ShardFile> shards, Path staging) {
+    if (options.compare().isEmpty()) {
+      return List.of();
+    }
+    Set<Baseline> which = EnumSet.copyOf(Baseline.parse(String.join(",", options.compare())));
+    try (BaselineSizer sizer =
+        new BaselineSizer(
+            which,
+            Compression.create("gzip", options.gzipLevel()),
+            Compression.create("zstd", options.zstdLevel()))) {
+      for (ShardFile s : shards) {
+        for (Org org : OrgArtifact.open(staging.resolve(s.fileName()))) {
+          sizer.add(org);
+        }
+        sizer.shardBoundary();
+      }
+      return sizer.finish();
+    }
+  }
+
+  private static List<SizeReport.Step> steps(JobExecution job, Instant now) {
+    List<SizeReport.Step> steps = new ArrayList<>();
+    for (StepExecution s : job.getStepExecutions()) {
+      if (s.getStartTime() == null) {
+        continue;
+      }
+      Instant start = instant(s.getStartTime());
+      Instant end = s.getEndTime() == null ? now : instant(s.getEndTime());
+      steps.add(new SizeReport.Step(s.getStepName(), Math.max(0, end.toEpochMilli() - start.toEpochMilli())));
+    }
+    return steps;
+  }
+
+  private static double docsPerSecond(JobExecution job, long exported) {
+    for (StepExecution s : job.getStepExecutions()) {
+      if (s.getStepName().equals("exportStep") && s.getStartTime() != null && s.getEndTime() != null) {
+        long ms = instant(s.getEndTime()).toEpochMilli() - instant(s.getStartTime()).toEpochMilli();
+        return ms <= 0 ? 0.0 : s.getWriteCount() * 1000.0 / ms;
+      }
+    }
+    return 0.0; // the export ran in an earlier execution: no honest rate for this one
+  }
+
+  /** Sum of the heap pools' peaks since the JVM started. */
+  static long peakHeapBytes() {
+    long peak = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
+        peak += pool.getPeakUsage().getUsed();
+      }
+    }
+    return peak;
+  }
+
+  private static Instant instant(LocalDateTime t) {
+    return t == null ? Instant.now() : t.atZone(ZoneId.systemDefault()).toInstant();
+  }
+
+  private static long size(Path p) {
+    try {
+      return Files.size(p);
+    } catch (java.io.IOException e) {
+      throw new dev.flatdump.artifact.ArtifactException("cannot stat " + p + ": " + e.getMessage(), e);
+    }
+  }
+}

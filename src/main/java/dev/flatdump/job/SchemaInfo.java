@@ -1,0 +1,25 @@
+package dev.flatdump.job;
+
+import dev.flatdump.artifact.Checksums;
+import dev.flatdump.artifact.Manifest;
+import java.io.IOException;
+import java.io.InputStream;
+
+/** The FlatBuffers schema bundled in the jar, identified by its SHA-256 in the manifest. */
+final class SchemaInfo {
+
+  static final String RESOURCE = "schemas/organizations.fbs";
+
+  private SchemaInfo() {}
+
+  static Manifest.Schema current() {
+    try (InputStream in = SchemaInfo.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(RESOURCE + " is missing from the classpath: broken build");
+      }
+      return new Manifest.Schema("organizations.fbs", Checksums.sha256(in.readAllBytes()), "ORGS");
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + RESOURCE, e);
+    }
+  }
+}

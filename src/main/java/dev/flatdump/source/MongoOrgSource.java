@@ -1,0 +1,194 @@
+package dev.flatdump.source;
+
+import com.mongodb.MongoCursorNotFoundException;
+import com.mongodb.MongoSocketException;
+import com.mongodb.MongoTimeoutException;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoCursor;
+import com.mongodb.client.model.Projections;
+import dev.flatdump.FlatdumpException;
+import java.io.Closeable;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
+import org.bson.conversions.Bson;
+
+/**
+ * Streams a collection's organizations in {@code _id} order, decoding each document straight into a
+ * record, and survives a lost cursor by re-opening after the last {@code _id} it returned.
+ *
+ * <p>Resuming uses the {@code _id} index bounds ({@code min} with a {@code hint}), not {@code _id >
+ * last}: the index orders every BSON type, while {@code $gt} only compares within one type, so a
+ * collection with mixed {@code _id} types would lose documents on resume.
+ *
+ * <p>Not thread-safe. The caller closes it, which closes the cursor; it does not close the client.
+ */
+public final class MongoOrgSource implements Iterator<SourceRecord>, Closeable {
+
+  /** Cursor settings; validated. */
+  public record Settings(int batchSize, int maxReopens, Duration reopenBackoff) {
+    public static final Settings DEFAULTS = new Settings(1000, 5, Duration.ofSeconds(1));
+
+    public Settings {
+      if (batchSize < 1) {
+        throw new IllegalArgumentException("batchSize must be >= 1, got " + batchSize);
+      }
+      if (maxReopens < 0) {
+        throw new IllegalArgumentException("maxReopens must be >= 0, got " + maxReopens);
+      }
+      Objects.requireNonNull(reopenBackoff, "reopenBackoff");
+    }
+  }
+
+  static final Bson PROJECTION =
+      Projections.include("_id", "name", "category", "country", "type", "attributes");
+  private static final Bson ID_INDEX = new BsonDocument("_id", new BsonInt32(1));
+
+  private final MongoCollection<RawBsonDocument> collection;
+  private final BsonDocument query;
+  private final Settings settings;
+  private final OrgCodec codec = new OrgCodec();
+  private BsonValue lastId;
+  private MongoCursor<RawBsonDocument> cursor;
+  private SourceRecord next;
+  private int reopens;
+  private boolean closed;
+
+  /**
+   * @param collection the collection, with {@link RawBsonDocument} as its document class
+   * @param query a filter ({@code {}} for all documents)
+   * @param afterId resume after this {@code _id}, or null to start at the beginning
+   */
+  public MongoOrgSource(
+      MongoCollection<RawBsonDocument> collection,
+      BsonDocument query,
+      BsonValue afterId,
+      Settings settings) {
+    this.collection = Objects.requireNonNull(collection, "collection");
+    this.query = Objects.requireNonNull(query, "query");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.lastId = afterId;
+  }
+
+  /** The {@code _id} of the last record returned, or the resume point; null before the first. */
+  public BsonValue lastId() {
+    return lastId;
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (next == null) {
+      next = fetch();
+    }
+    return next != null;
+  }
+
+  @Override
+  public SourceRecord next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    SourceRecord r = next;
+    next = null;
+    if (r.id() != null) {
+      lastId = r.id();
+    }
+    return r;
+  }
+
+  private SourceRecord fetch() {
+    if (closed) {
+      throw new IllegalStateException("source is closed");
+    }
+    while (true) {
+      try {
+        if (cursor == null) {
+          cursor = open();
+        }
+        while (cursor.hasNext()) {
+          RawBsonDocument raw = cursor.next();
+          BsonValue id = raw.get("_id");
+          if (lastId != null && lastId.equals(id)) {
+            continue; // the index lower bound is inclusive: skip the record already returned
+          }
+          reopens = 0;
+          return decode(id, raw);
+        }
+        return null;
+      } catch (MongoCursorNotFoundException | MongoSocketException | MongoTimeoutException e) {
+        closeCursor();
+        if (++reopens > settings.maxReopens()) {
+          throw new SourceUnavailableException(
+              "reading "
+                  + collection.getNamespace()
+                  + " failed after "
+                  + settings.maxReopens()
+                  + " cursor re-opens; last _id read: "
+                  + (lastId == null ? "none" : lastId.toString())
+                  + ": "
+                  + e.getMessage(),
+              e);
+        }
+        sleep(settings.reopenBackoff().multipliedBy(reopens));
+      }
+    }
+  }
+
+  private SourceRecord decode(BsonValue id, RawBsonDocument raw) {
+    if (id == null) {
+      return new SourceRecord.Rejected(new Reject(null, "_id", "missing"));
+    }
+    try {
+      return new SourceRecord.Accepted(id, codec.decode(raw));
+    } catch (InvalidDocumentException e) {
+      return new SourceRecord.Rejected(new Reject(id, e.field(), e.reason()));
+    }
+  }
+
+  private MongoCursor<RawBsonDocument> open() {
+    var find =
+        collection
+            .find(query)
+            .projection(PROJECTION)
+            .sort(ID_INDEX)
+            .hint(ID_INDEX)
+            .batchSize(settings.batchSize())
+            .noCursorTimeout(false);
+    if (lastId != null) {
+      find = find.min(new BsonDocument("_id", lastId));
+    }
+    return find.iterator();
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FlatdumpException("interrupted while re-opening the MongoDB cursor", e);
+    }
+  }
+
+  private void closeCursor() {
+    if (cursor != null) {
+      try {
+        cursor.close();
+      } catch (RuntimeException ignored) {
+        // the cursor is already lost; closing it is best effort
+      }
+      cursor = null;
+    }
+  }
+
+  /** Closes the cursor. Idempotent. */
+  @Override
+  public void close() {
+    closed = true;
+    closeCursor();
+  }
+}
