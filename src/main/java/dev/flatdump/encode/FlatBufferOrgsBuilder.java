@@ -1,0 +1,308 @@
+package dev.flatdump.encode;
+
+import com.google.flatbuffers.FlatBufferBuilder;
+import dev.flatdump.Attr;
+import dev.flatdump.FlatdumpException;
+import dev.flatdump.Org;
+import dev.flatdump.schema.fb.Attribute;
+import dev.flatdump.schema.fb.Organization;
+import dev.flatdump.schema.fb.OrganizationType;
+import dev.flatdump.schema.fb.Organizations;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Builds one {@code Organizations} FlatBuffer (one shard, file identifier {@code "ORGS"}) from orgs
+ * added one at a time, sharing equal strings, attribute tables and attribute vectors as {@link
+ * DedupOptions} says.
+ *
+ * <p>Use: {@link #add} orgs while {@link #sizeBytes()} is below the shard size, then {@link
+ * #finish()} once. The whole shard lives on the heap until then, and the de-dup maps with it; their
+ * offsets mean nothing outside this buffer. A shard must stay below 2 GB: past that {@link #add}
+ * and {@link #finish} throw {@link BufferLimitException} and the builder is unusable.
+ *
+ * <p>Not thread-safe: one builder per thread. Holds no resources, so there is nothing to close.
+ */
+public final class FlatBufferOrgsBuilder {
+
+  private static final long NEGATIVE_ZERO_BITS = Double.doubleToRawLongBits(-0.0);
+  private static final String GROW_LIMIT_MESSAGE = "2 gigabytes";
+
+  private enum State {
+    OPEN,
+    FINISHED,
+    FAILED
+  }
+
+  private final FlatBufferBuilder builder;
+  private final Map<String, Integer> stringOffsets;
+  private final Map<String, Integer> attributeIdKeys;
+  private final AttributeTableIndex attributeTables;
+  private final Map<AttributeOffsets, Integer> attributeVectors;
+
+  private int[] orgOffsets = new int[1024];
+  private int count;
+  private State state = State.OPEN;
+
+  private long stringsTotal;
+  private long stringsUnique;
+  private long attributesTotal;
+  private long attributesUnique;
+  private long vectorsTotal;
+  private long vectorsUnique;
+
+  /**
+   * @param dedup what to share
+   * @param initialCapacityBytes the buffer's starting size in bytes; it doubles when full, so a
+   *     value near the expected shard size saves copies
+   */
+  public FlatBufferOrgsBuilder(DedupOptions dedup, int initialCapacityBytes) {
+    this(dedup, initialCapacityBytes, FlatBufferBuilder.HeapByteBufferFactory.INSTANCE);
+  }
+
+  /** For tests: a factory that refuses to grow stands in for the 2 GB limit. */
+  FlatBufferOrgsBuilder(
+      DedupOptions dedup, int initialCapacityBytes, FlatBufferBuilder.ByteBufferFactory buffers) {
+    Objects.requireNonNull(dedup, "dedup must not be null");
+    if (initialCapacityBytes <= 0) {
+      throw new IllegalArgumentException(
+          "initialCapacityBytes must be positive, was " + initialCapacityBytes);
+    }
+    this.builder = new FlatBufferBuilder(initialCapacityBytes, buffers);
+    this.stringOffsets = dedup.strings() ? new HashMap<>() : null;
+    // Attribute tables are keyed on primitives, the id on a number: its shared string's offset, or
+    // without string de-dup, a number of its own.
+    this.attributeTables = dedup.attributes() ? new AttributeTableIndex() : null;
+    this.attributeIdKeys =
+        !dedup.attributes() ? null : dedup.strings() ? stringOffsets : new HashMap<>();
+    this.attributeVectors = dedup.vectors() ? new HashMap<>() : null;
+  }
+
+  /**
+   * Appends one org.
+   *
+   * @throws BufferLimitException if the shard would grow past 2 GB
+   * @throws FlatdumpException if a string cannot be encoded as UTF-8 (an unpaired surrogate); the
+   *     org is then not added and the builder stays usable
+   * @throws IllegalStateException after {@link #finish()} or a {@link BufferLimitException}
+   */
+  public void add(Org org) {
+    Objects.requireNonNull(org, "org must not be null");
+    requireOpen();
+    try {
+      // Postorder: children (strings, vectors) are complete before their parent's startTable.
+      int attributes = attributeVector(org.attributes());
+      int name = string(org.name(), "name");
+      int category = string(org.category(), "category");
+      int country = string(org.country(), "country");
+      int offset =
+          Organization.createOrganization(
+              builder, name, category, organizationType(org), country, attributes);
+      if (count == orgOffsets.length) {
+        orgOffsets = Arrays.copyOf(orgOffsets, count * 2);
+      }
+      orgOffsets[count++] = offset;
+    } catch (AssertionError e) {
+      throw failed(e);
+    }
+  }
+
+  /** Orgs added so far. */
+  public int count() {
+    return count;
+  }
+
+  /**
+   * Bytes written so far. {@link #finish()} adds the org vector and the root: about {@code 4 *
+   * count() + 20} bytes more.
+   */
+  public long sizeBytes() {
+    return builder.offset();
+  }
+
+  /**
+   * Writes the org vector and the root and returns the finished shard. Call once.
+   *
+   * @return a read-only, little-endian view of exactly the finished bytes (position 0, limit = its
+   *     size), backed by this builder's buffer: no copy
+   * @throws BufferLimitException if the shard would grow past 2 GB
+   * @throws IllegalStateException if already finished or failed
+   */
+  public ByteBuffer finish() {
+    requireOpen();
+    try {
+      Organizations.startOrganizationsVector(builder, count);
+      for (int i = count - 1; i >= 0; i--) {
+        builder.addOffset(orgOffsets[i]);
+      }
+      int organizations = builder.endVector();
+      int root = Organizations.createOrganizations(builder, organizations);
+      Organizations.finishOrganizationsBuffer(builder, root);
+    } catch (AssertionError e) {
+      throw failed(e);
+    }
+    state = State.FINISHED;
+    orgOffsets = null;
+    // dataBuffer() spans position (the first finished byte) to the end of the backing buffer.
+    return builder.dataBuffer().slice().asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** What was shared so far. Allowed at any time, also after {@link #finish()}. */
+  public DedupStats stats() {
+    return new DedupStats(
+        new DedupStats.Counter(stringsTotal, stringsUnique),
+        new DedupStats.Counter(attributesTotal, attributesUnique),
+        new DedupStats.Counter(vectorsTotal, vectorsUnique));
+  }
+
+  private int attributeVector(List<Attr> attrs) {
+    int[] offsets = new int[attrs.size()];
+    for (int i = 0; i < offsets.length; i++) {
+      offsets[i] = attributeTable(attrs.get(i));
+    }
+    vectorsTotal++;
+    if (attributeVectors == null) {
+      vectorsUnique++;
+      return Organization.createAttributesVector(builder, offsets);
+    }
+    var key = new AttributeOffsets(offsets);
+    Integer shared = attributeVectors.get(key);
+    if (shared != null) {
+      return shared;
+    }
+    int offset = Organization.createAttributesVector(builder, offsets);
+    vectorsUnique++;
+    attributeVectors.put(key, offset);
+    return offset;
+  }
+
+  private int attributeTable(Attr attr) {
+    attributesTotal++;
+    if (attributeTables == null) {
+      return writeAttribute(string(attr.id(), "attribute id"), attr);
+    }
+    // The hot path: a hit costs one lookup of the id and one of primitives, and writes nothing.
+    Integer knownId = attributeIdKeys.get(attr.id());
+    if (knownId != null) {
+      int shared = attributeTables.get(scalars(knownId, attr), percentBits(attr));
+      if (shared != 0) {
+        return shared;
+      }
+    }
+    int idOffset;
+    int idKey;
+    if (stringOffsets != null) {
+      if (knownId != null) {
+        stringsTotal++; // the table is new, its id string is shared
+        idOffset = knownId;
+      } else {
+        idOffset = string(attr.id(), "attribute id"); // also makes it known
+      }
+      idKey = idOffset;
+    } else {
+      idOffset = string(attr.id(), "attribute id");
+      idKey = knownId != null ? knownId : newIdKey(attr.id());
+    }
+    int offset = writeAttribute(idOffset, attr);
+    attributeTables.put(scalars(idKey, attr), percentBits(attr), offset);
+    return offset;
+  }
+
+  /** Without string de-dup, numbers the distinct ids 1, 2, ... to key attribute tables on. */
+  private int newIdKey(String id) {
+    int key = attributeIdKeys.size() + 1;
+    attributeIdKeys.put(id, key);
+    return key;
+  }
+
+  private static long scalars(int idKey, Attr attr) {
+    return AttributeTableIndex.scalars(
+        idKey, attr.quantity(), attr.amount(), attr.size(), attr.active());
+  }
+
+  /** As {@link Attr#equals} compares: by bits, with all NaNs equal. */
+  private static long percentBits(Attr attr) {
+    return Double.doubleToLongBits(attr.percent());
+  }
+
+  private int writeAttribute(int idOffset, Attr attr) {
+    builder.startTable(6);
+    double percent = attr.percent();
+    if (Double.doubleToRawLongBits(percent) == NEGATIVE_ZERO_BITS) {
+      // addDouble skips a value == its default 0.0, and -0.0 == 0.0: force it, or its sign is lost.
+      builder.forceDefaults(true);
+      Attribute.addPercent(builder, percent);
+      builder.forceDefaults(false);
+    } else {
+      Attribute.addPercent(builder, percent);
+    }
+    Attribute.addId(builder, idOffset);
+    Attribute.addSize(builder, attr.size());
+    Attribute.addActive(builder, attr.active());
+    Attribute.addAmount(builder, attr.amount());
+    Attribute.addQuantity(builder, attr.quantity());
+    attributesUnique++;
+    return Attribute.endAttribute(builder);
+  }
+
+  private int string(String value, String field) {
+    stringsTotal++;
+    if (stringOffsets == null) {
+      stringsUnique++;
+      return createString(value, field);
+    }
+    Integer shared = stringOffsets.get(value);
+    if (shared != null) {
+      return shared;
+    }
+    int offset = createString(value, field);
+    stringsUnique++;
+    stringOffsets.put(value, offset);
+    return offset;
+  }
+
+  private int createString(String value, String field) {
+    try {
+      return builder.createString(value);
+    } catch (IllegalArgumentException e) {
+      // Utf8Safe measures the string before it writes anything, so the buffer is still consistent.
+      throw new FlatdumpException(
+          "cannot encode " + field + " '" + value + "' as UTF-8: " + e.getMessage(), e);
+    }
+  }
+
+  private static byte organizationType(Org org) {
+    return switch (org.type()) {
+      case FOO -> OrganizationType.FOO;
+      case BAR -> OrganizationType.BAR;
+      case BAZ -> OrganizationType.BAZ;
+    };
+  }
+
+  private void requireOpen() {
+    if (state != State.OPEN) {
+      throw new IllegalStateException(
+          state == State.FINISHED
+              ? "FlatBufferOrgsBuilder is finished: start a new builder for the next shard"
+              : "FlatBufferOrgsBuilder failed earlier and cannot be used");
+    }
+  }
+
+  /**
+   * FlatBufferBuilder signals errors with AssertionError: turn it into ours, never let it escape.
+   */
+  private FlatdumpException failed(AssertionError e) {
+    state = State.FAILED;
+    String message = String.valueOf(e.getMessage());
+    if (message.contains(GROW_LIMIT_MESSAGE)) {
+      return new BufferLimitException(count, builder.offset(), e);
+    }
+    return new FlatdumpException(
+        "FlatBufferBuilder rejected the shard after " + count + " orgs: " + message, e);
+  }
+}

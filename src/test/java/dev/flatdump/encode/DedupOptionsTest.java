@@ -1,0 +1,89 @@
+package dev.flatdump.encode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class DedupOptionsTest {
+
+  @Nested
+  class Parse {
+
+    @Test
+    void readsAllThreeKinds() {
+      assertThat(DedupOptions.parse("strings,attributes,vectors")).isEqualTo(DedupOptions.ALL);
+    }
+
+    @Test
+    void readsNone() {
+      assertThat(DedupOptions.parse("none")).isEqualTo(DedupOptions.NONE);
+    }
+
+    @Test
+    void ignoresCaseWhitespaceOrderAndRepeats() {
+      assertThat(DedupOptions.parse(" Vectors ,STRINGS,\tstrings "))
+          .isEqualTo(new DedupOptions(true, false, true));
+      assertThat(DedupOptions.parse(" NONE ")).isEqualTo(DedupOptions.NONE);
+      assertThat(DedupOptions.parse("strings")).isEqualTo(DedupOptions.STRINGS_ONLY);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sharing", "strings,tables", "strings,", ",vectors", "strings;vectors"})
+    void rejectsUnknownValuesNamingThemAndTheAcceptedOnes(String text) {
+      assertThatIllegalArgumentException()
+          .isThrownBy(() -> DedupOptions.parse(text))
+          .withMessageContaining("'" + text + "'")
+          .withMessageContaining("strings, attributes, vectors, or none");
+    }
+
+    @Test
+    void namesTheOneBadValueInAList() {
+      assertThatIllegalArgumentException()
+          .isThrownBy(() -> DedupOptions.parse("strings, tables ,vectors"))
+          .withMessageContaining("unknown value 'tables'");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "  "})
+    void rejectsEmptyText(String text) {
+      assertThatIllegalArgumentException()
+          .isThrownBy(() -> DedupOptions.parse(text))
+          .withMessageContaining("must not be empty");
+    }
+
+    @Test
+    void rejectsNull() {
+      assertThatIllegalArgumentException().isThrownBy(() -> DedupOptions.parse(null));
+    }
+
+    @Test
+    void rejectsNoneWithOtherKinds() {
+      assertThatIllegalArgumentException()
+          .isThrownBy(() -> DedupOptions.parse("none,strings"))
+          .withMessageContaining("combines 'none'");
+    }
+  }
+
+  @Nested
+  class Text {
+
+    @Test
+    void isCanonical() {
+      assertThat(DedupOptions.ALL).hasToString("strings,attributes,vectors");
+      assertThat(DedupOptions.NONE).hasToString("none");
+      assertThat(DedupOptions.STRINGS_ONLY).hasToString("strings");
+      assertThat(new DedupOptions(false, true, true)).hasToString("attributes,vectors");
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.flatdump.encode.OrgFixtures#allDedupOptions")
+    void parsesBackToTheSameOptions(DedupOptions options) {
+      assertThat(DedupOptions.parse(options.toString())).isEqualTo(options);
+    }
+  }
+}

@@ -1,0 +1,329 @@
+package dev.flatdump.encode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.flatbuffers.FlatBufferBuilder;
+import dev.flatdump.Attr;
+import dev.flatdump.FlatdumpException;
+import dev.flatdump.Org;
+import dev.flatdump.OrgType;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class FlatBufferOrgsBuilderTest {
+
+  private static final DedupOptions STRINGS_AND_ATTRIBUTES = new DedupOptions(true, true, false);
+  private static final DedupOptions ATTRIBUTES_ONLY = new DedupOptions(false, true, false);
+
+  @Nested
+  class RoundTrip {
+
+    @ParameterizedTest
+    @MethodSource("dev.flatdump.encode.OrgFixtures#allDedupOptions")
+    void readsBackTheOrgsItWasGiven(DedupOptions dedup) {
+      List<Org> orgs = OrgFixtures.mixed();
+
+      ByteBuffer buf = encode(orgs, dedup);
+
+      assertThat(FlatBufferOrgs.count(buf)).isEqualTo(orgs.size());
+      assertThat(readAll(buf)).containsExactlyElementsOf(orgs);
+      assertThat(FlatBufferOrgs.read(buf, 1)).isEqualTo(orgs.get(1));
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.flatdump.encode.OrgFixtures#allDedupOptions")
+    void keepsTheSignOfZeroAndTheBitsOfNan(DedupOptions dedup) {
+      var org =
+          new Org(
+              "n",
+              "c",
+              "k",
+              OrgType.FOO,
+              List.of(attr("p", 0.0), attr("p", -0.0), attr("p", Double.NaN)));
+
+      List<Attr> read = FlatBufferOrgs.read(encode(List.of(org), dedup), 0).attributes();
+
+      assertThat(read)
+          .extracting(a -> Double.doubleToRawLongBits(a.percent()))
+          .containsExactly(
+              0L, Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(Double.NaN));
+    }
+
+    @Test
+    void writesNoOrgsWhenNoneWereAdded() {
+      ByteBuffer buf = new FlatBufferOrgsBuilder(DedupOptions.ALL, 16).finish();
+
+      assertThat(FlatBufferOrgs.count(buf)).isZero();
+      assertThat(FlatBufferOrgs.iterator(buf).hasNext()).isFalse();
+    }
+  }
+
+  @Nested
+  class Sharing {
+
+    private final List<Org> repetitive = OrgFixtures.repetitive(2_000, 42);
+
+    @Test
+    void sharesEqualStrings() {
+      var builder = build(repetitive, DedupOptions.STRINGS_ONLY);
+      DedupStats.Counter strings = builder.stats().strings();
+      int plain = encode(repetitive, DedupOptions.NONE).remaining();
+
+      assertThat(strings.unique()).isLessThan(strings.total());
+      assertThat(builder.finish().remaining()).isLessThan(plain);
+    }
+
+    @Test
+    void sharesEqualAttributeTables() {
+      var builder = build(repetitive, STRINGS_AND_ATTRIBUTES);
+      DedupStats.Counter attributes = builder.stats().attributes();
+      int stringsOnly = encode(repetitive, DedupOptions.STRINGS_ONLY).remaining();
+
+      assertThat(attributes.unique()).isLessThan(attributes.total());
+      assertThat(builder.finish().remaining()).isLessThan(stringsOnly);
+    }
+
+    @Test
+    void sharesEqualAttributeVectors() {
+      var builder = build(repetitive, DedupOptions.ALL);
+      DedupStats.Counter vectors = builder.stats().vectors();
+      int withoutVectors = encode(repetitive, STRINGS_AND_ATTRIBUTES).remaining();
+
+      assertThat(vectors.unique()).isLessThan(vectors.total());
+      assertThat(builder.finish().remaining()).isLessThan(withoutVectors);
+    }
+
+    @Test
+    void sharesAttributeTablesWithoutSharedStrings() {
+      int plain = encode(repetitive, DedupOptions.NONE).remaining();
+
+      assertThat(encode(repetitive, ATTRIBUTES_ONLY).remaining()).isLessThan(plain);
+    }
+
+    @Test
+    void attributesWithDifferentPercentBitsAreNotShared() {
+      var org =
+          new Org(
+              "n", "c", "k", OrgType.FOO, List.of(attr("p", 0.0), attr("p", -0.0), attr("p", 0.0)));
+
+      for (DedupOptions dedup : List.of(DedupOptions.ALL, ATTRIBUTES_ONLY)) {
+        assertThat(build(List.of(org), dedup).stats().attributes())
+            .as(dedup.toString())
+            .isEqualTo(new DedupStats.Counter(3, 2));
+      }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.flatdump.encode.OrgFixtures#allDedupOptions")
+    void writesEverythingItWasAskedForWhenAKindIsOff(DedupOptions dedup) {
+      DedupStats stats = build(repetitive, dedup).stats();
+
+      assertThat(stats.strings().unique() == stats.strings().total()).isEqualTo(!dedup.strings());
+      assertThat(stats.attributes().unique() == stats.attributes().total())
+          .isEqualTo(!dedup.attributes());
+      assertThat(stats.vectors().unique() == stats.vectors().total()).isEqualTo(!dedup.vectors());
+    }
+
+    @Nested
+    class CountsExactly {
+
+      // Distinct strings: color, weight, Acme, tools, ES, food, Zeta, FR (8).
+      // Attributes: 6, of which a1, a2, a3 differ. Attribute lists: 4, of which 3 differ.
+      private final Attr a1 = new Attr("color", (byte) 1, (byte) 2, (short) 3, 0.5, true);
+      private final Attr a2 = new Attr("weight", (byte) 4, (byte) 5, (short) 6, 0.75, false);
+      private final Attr a3 = new Attr("color", (byte) 9, (byte) 2, (short) 3, 0.5, true);
+      private final List<Org> orgs =
+          List.of(
+              new Org("Acme", "tools", "ES", OrgType.FOO, List.of(a1, a2)),
+              new Org("Acme", "food", "ES", OrgType.BAR, List.of(a1, a2)),
+              new Org("Zeta", "tools", "FR", OrgType.BAZ, List.of()),
+              new Org("ES", "tools", "FR", OrgType.FOO, List.of(a2, a3)));
+
+      @Test
+      void withEverythingShared() {
+        // Ids of shared tables are never asked for: 12 org strings + ids of a1, a2, a3.
+        assertThat(build(orgs, DedupOptions.ALL).stats()).isEqualTo(stats(15, 8, 6, 3, 4, 3));
+      }
+
+      @Test
+      void withNothingShared() {
+        assertThat(build(orgs, DedupOptions.NONE).stats()).isEqualTo(stats(18, 18, 6, 6, 4, 4));
+      }
+
+      @Test
+      void withStringsShared() {
+        assertThat(build(orgs, DedupOptions.STRINGS_ONLY).stats())
+            .isEqualTo(stats(18, 8, 6, 6, 4, 4));
+      }
+
+      @Test
+      void withAttributesShared() {
+        assertThat(build(orgs, ATTRIBUTES_ONLY).stats()).isEqualTo(stats(15, 15, 6, 3, 4, 4));
+      }
+
+      @Test
+      void withVectorsSharedButNotAttributesOnlyEmptyListsAreEqual() {
+        var emptyTwice = new ArrayList<>(orgs);
+        emptyTwice.add(orgs.get(2));
+
+        assertThat(build(emptyTwice, new DedupOptions(false, false, true)).stats().vectors())
+            .isEqualTo(new DedupStats.Counter(5, 4));
+      }
+
+      private static DedupStats stats(long st, long su, long at, long au, long vt, long vu) {
+        return new DedupStats(
+            new DedupStats.Counter(st, su),
+            new DedupStats.Counter(at, au),
+            new DedupStats.Counter(vt, vu));
+      }
+    }
+  }
+
+  @Nested
+  class Lifecycle {
+
+    @Test
+    void finishReturnsAReadOnlyBufferWithTheOrgsIdentifier() {
+      ByteBuffer buf = encode(OrgFixtures.edgeCases(), DedupOptions.ALL);
+
+      assertThat(FlatBufferOrgs.hasIdentifier(buf)).isTrue();
+      assertThat(new String(new byte[] {buf.get(4), buf.get(5), buf.get(6), buf.get(7)}))
+          .isEqualTo("ORGS");
+      assertThat(buf.position()).isZero();
+      assertThat(buf.isReadOnly()).isTrue();
+    }
+
+    @Test
+    void finishedBufferHoldsExactlyTheBytesCounted() {
+      var builder = build(OrgFixtures.edgeCases(), DedupOptions.ALL);
+      long before = builder.sizeBytes();
+
+      ByteBuffer buf = builder.finish();
+
+      assertThat((long) buf.remaining()).isEqualTo(builder.sizeBytes()).isGreaterThan(before);
+    }
+
+    @Test
+    void countsOrgsAndBytesAsTheyAreAdded() {
+      var builder = new FlatBufferOrgsBuilder(DedupOptions.NONE, 16);
+      builder.add(OrgFixtures.edgeCases().get(1));
+      long afterOne = builder.sizeBytes();
+      builder.add(OrgFixtures.edgeCases().get(2));
+
+      assertThat(builder.count()).isEqualTo(2);
+      assertThat(afterOne).isPositive();
+      assertThat(builder.sizeBytes()).isGreaterThan(afterOne);
+    }
+
+    @Test
+    void addAfterFinishFails() {
+      var builder = new FlatBufferOrgsBuilder(DedupOptions.ALL, 16);
+      builder.finish();
+
+      assertThatIllegalStateException()
+          .isThrownBy(() -> builder.add(OrgFixtures.edgeCases().get(0)))
+          .withMessageContaining("finished");
+      assertThatIllegalStateException().isThrownBy(builder::finish);
+    }
+
+    @Test
+    void rejectsANonPositiveInitialCapacity() {
+      assertThatThrownBy(() -> new FlatBufferOrgsBuilder(DedupOptions.ALL, 0))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("initialCapacityBytes");
+    }
+
+    @Test
+    void turnsTheTwoGigabyteLimitIntoBufferLimitException() {
+      var builder = new FlatBufferOrgsBuilder(DedupOptions.NONE, 1024, new RefusingToGrow(4096));
+      List<Org> orgs = OrgFixtures.random(1_000, 3);
+
+      assertThatThrownBy(() -> orgs.forEach(builder::add))
+          .isInstanceOfSatisfying(
+              BufferLimitException.class,
+              e -> assertThat(e.orgs()).isPositive().isLessThan(orgs.size()))
+          .hasMessageContaining("orgs (")
+          .hasMessageContaining("lower the shard size");
+      assertThatIllegalStateException().isThrownBy(() -> builder.add(orgs.get(0)));
+    }
+
+    @Test
+    void neverLetsAnAssertionErrorEscape() {
+      var builder =
+          new FlatBufferOrgsBuilder(
+              DedupOptions.NONE, 1024, new RefusingToGrow(1024, "FlatBuffers: something else"));
+
+      assertThatThrownBy(() -> OrgFixtures.random(1_000, 4).forEach(builder::add))
+          .isExactlyInstanceOf(FlatdumpException.class)
+          .hasCauseInstanceOf(AssertionError.class)
+          .hasMessageContaining("something else");
+    }
+
+    @Test
+    void rejectsAnUnpairedSurrogateAndStaysUsable() {
+      var builder = new FlatBufferOrgsBuilder(DedupOptions.ALL, 16);
+      var bad = new Org("broken \uD800", "c", "k", OrgType.FOO, List.of(attr("p", 1.0)));
+      var good = new Org("fine", "c", "k", OrgType.BAR, List.of(attr("p", 1.0)));
+
+      assertThatThrownBy(() -> builder.add(bad))
+          .isInstanceOf(FlatdumpException.class)
+          .hasMessageContaining("name");
+      builder.add(good);
+
+      assertThat(readAll(builder.finish())).containsExactly(good);
+    }
+  }
+
+  /** Stands in for FlatBufferBuilder's growth limit, which a test cannot reach with real memory. */
+  private static final class RefusingToGrow extends FlatBufferBuilder.ByteBufferFactory {
+    private final int maxBytes;
+    private final String message;
+
+    RefusingToGrow(int maxBytes) {
+      this(maxBytes, "FlatBuffers: cannot grow buffer beyond 2 gigabytes.");
+    }
+
+    RefusingToGrow(int maxBytes, String message) {
+      this.maxBytes = maxBytes;
+      this.message = message;
+    }
+
+    @Override
+    public ByteBuffer newByteBuffer(int capacity) {
+      if (capacity > maxBytes) {
+        throw new AssertionError(message);
+      }
+      return FlatBufferBuilder.HeapByteBufferFactory.INSTANCE.newByteBuffer(capacity);
+    }
+  }
+
+  private static Attr attr(String id, double percent) {
+    return new Attr(id, (byte) 1, (byte) 2, (short) 3, percent, true);
+  }
+
+  private static FlatBufferOrgsBuilder build(List<Org> orgs, DedupOptions dedup) {
+    var builder = new FlatBufferOrgsBuilder(dedup, 1024);
+    orgs.forEach(builder::add);
+    return builder;
+  }
+
+  private static ByteBuffer encode(List<Org> orgs, DedupOptions dedup) {
+    return build(orgs, dedup).finish();
+  }
+
+  private static List<Org> readAll(ByteBuffer buf) {
+    var orgs = new ArrayList<Org>();
+    for (Iterator<Org> it = FlatBufferOrgs.iterator(buf); it.hasNext(); ) {
+      orgs.add(it.next());
+    }
+    return orgs;
+  }
+}
