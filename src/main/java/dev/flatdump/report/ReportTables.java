@@ -1,0 +1,237 @@
+package dev.flatdump.report;
+
+import static dev.flatdump.report.Table.Column.code;
+import static dev.flatdump.report.Table.Column.number;
+import static dev.flatdump.report.Table.Column.text;
+
+import dev.flatdump.encode.DedupStats;
+import dev.flatdump.report.SizeReport.Artifact;
+import dev.flatdump.report.SizeReport.Source;
+import dev.flatdump.report.SizeReport.Step;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The report's tables, shared by the Markdown and HTML renderings so that both show the same. */
+final class ReportTables {
+
+  private static final int SHA256_SHOWN = 12;
+
+  private ReportTables() {}
+
+  /** All tables, in reading order. */
+  static List<Table> all(SizeReport report) {
+    return List.of(
+        source(report),
+        artifacts(report),
+        baselines(report),
+        dedup(report.dedup()),
+        records(report.records()),
+        timings(report),
+        run(report),
+        articleFigures());
+  }
+
+  static Table source(SizeReport report) {
+    Source s = report.source();
+    List<List<String>> rows = new ArrayList<>();
+    rows.add(List.of("database", s.database(), ""));
+    rows.add(List.of("collection", s.collection(), ""));
+    rows.add(List.of("query", s.query(), ""));
+    rows.add(List.of("count (documents)", Units.exact(s.count()), ""));
+    rows.add(byteRow("size (BSON, uncompressed)", s.size()));
+    rows.add(byteRow("storageSize (on disk, " + s.blockCompressor() + ")", s.storageSize()));
+    rows.add(byteRow("freeStorageSize", s.freeStorageSize()));
+    rows.add(byteRow("totalIndexSize", s.totalIndexSize()));
+    rows.add(byteRow("avgObjSize", s.avgObjSize()));
+    return new Table(
+        "MongoDB",
+        List.of(text("Figure"), text("Value"), number("Bytes")),
+        rows,
+        "From $collStats; storageSize is what WiredTiger occupies on disk, indexes excluded.");
+  }
+
+  static Table artifacts(SizeReport report) {
+    Source s = report.source();
+    List<List<String>> rows = new ArrayList<>();
+    for (Artifact a : report.artifacts()) {
+      String shard = a.shard() == null ? "" : String.valueOf(a.shard());
+      String sha = a.sha256().substring(0, SHA256_SHOWN) + "…";
+      rows.add(artifactRow(a.name(), a.format(), shard, a.bytes(), s, sha));
+    }
+    int totals = 0;
+    for (Map.Entry<String, int[]> group : filesPerFormat(report).entrySet()) {
+      if (group.getValue()[0] > 1) {
+        totals++;
+        String format = group.getKey();
+        long total = report.totalBytes(format);
+        String label = "all " + format + " (" + group.getValue()[0] + " files)";
+        rows.add(artifactRow(label, format, "", total, s, ""));
+      }
+    }
+    String note =
+        rows.isEmpty()
+            ? "No artifacts were written."
+            : "Ratios are artifact bytes / MongoDB size and / storageSize; full SHA-256 in"
+                  + " report.json.";
+    return new Table(
+        "Artifacts",
+        List.of(
+            code("Name"),
+            text("Format"),
+            number("Shard"),
+            number("Size"),
+            number("Bytes"),
+            number("of size"),
+            number("of storageSize"),
+            code("SHA-256")),
+        rows,
+        note,
+        totals);
+  }
+
+  static Table baselines(SizeReport report) {
+    Source s = report.source();
+    long ours = report.totalBytes("flatbuffers");
+    List<List<String>> rows = new ArrayList<>();
+    for (BaselineSize b : report.baselines()) {
+      rows.add(
+          List.of(
+              b.baseline().id(),
+              b.description(),
+              Units.bytes(b.bytes()),
+              Units.exact(b.bytes()),
+              Units.bytes(b.gzipBytes()),
+              Units.bytes(b.zstdBytes()),
+              Units.percent(s.ratioToSize(b.bytes())),
+              ours == 0 ? "n/a" : String.format(Locale.ROOT, "%.2f×", (double) b.bytes() / ours)));
+    }
+    String note =
+        rows.isEmpty()
+            ? "No baselines were measured (run with --compare plain,strings,protobuf,json)."
+            : "The same orgs in other encodings; \"vs flatdump\" is raw bytes / our FlatBuffers"
+                  + " bytes.";
+    return new Table(
+        "Baselines",
+        List.of(
+            text("Baseline"),
+            text("What"),
+            number("Raw"),
+            number("Raw bytes"),
+            number("gzip"),
+            number("zstd"),
+            number("of size"),
+            number("vs flatdump")),
+        rows,
+        note);
+  }
+
+  static Table dedup(DedupStats dedup) {
+    return new Table(
+        "De-dup",
+        List.of(text("Kind"), number("Total"), number("Unique"), number("Shared"), number("Saved")),
+        List.of(
+            dedupRow("strings", dedup.strings()),
+            dedupRow("attributes", dedup.attributes()),
+            dedupRow("attribute vectors", dedup.vectors())),
+        "Total is how many the orgs referenced; unique is how many were written.");
+  }
+
+  static Table records(SizeReport.Records records) {
+    return new Table(
+        "Records",
+        List.of(text("Documents"), number("Count")),
+        List.of(
+            List.of("read", Units.exact(records.read())),
+            List.of("exported", Units.exact(records.exported())),
+            List.of("rejected", Units.exact(records.rejected()))),
+        "");
+  }
+
+  static Table timings(SizeReport report) {
+    List<List<String>> rows = new ArrayList<>();
+    for (Step step : report.steps()) {
+      rows.add(List.of(step.name(), Units.millis(step.millis()), Units.exact(step.millis())));
+    }
+    long total = report.duration().toMillis();
+    rows.add(List.of("documents per second", Units.rate(report.docsPerSecond()), ""));
+    rows.add(
+        List.of(
+            "peak heap", Units.bytes(report.peakHeapBytes()), Units.exact(report.peakHeapBytes())));
+    rows.add(List.of("total (wall clock)", Units.millis(total), Units.exact(total)));
+    return new Table(
+        "Timings",
+        List.of(text("Step"), number("Time or figure"), number("Exact (ms, bytes)")),
+        rows,
+        "Steps in the order they ran; the total runs from start to finish.",
+        1);
+  }
+
+  static Table run(SizeReport report) {
+    return new Table(
+        "Run",
+        List.of(text("Setting"), code("Value")),
+        List.of(
+            List.of("started", report.startedAt().toString()),
+            List.of("finished", report.finishedAt().toString()),
+            List.of("dedup", report.options().dedup()),
+            List.of("compress", report.options().compress()),
+            List.of("shard size", report.options().shardSize())),
+        "");
+  }
+
+  /** The figures of the articles flatdump builds on, to set ours in context. */
+  static Table articleFigures() {
+    return new Table(
+        "The articles' figures, for context",
+        List.of(text("Jerónimo López's measurement"), number("Size"), number("gzipped")),
+        List.of(
+            List.of("real collection: MongoDB documents", "737 MB", ""),
+            List.of("real collection: WiredTiger on disk", "510 MB", ""),
+            List.of("real collection: FlatBuffers, no de-dup", "390 MB", ""),
+            List.of("real collection: FlatBuffers, strings de-dup", "186 MB", ""),
+            List.of("real collection: FlatBuffers, strings + attributes", "45 MB", "25 MB"),
+            List.of("400K synthetic orgs: JSON", "2,457 MB", "525 MB"),
+            List.of("400K synthetic orgs: protobuf", "1,044 MB", "448 MB"),
+            List.of("400K synthetic orgs: FlatBuffers", "1,284 MB", "530 MB"),
+            List.of("400K synthetic orgs: FlatBuffers, strings de-dup", "600 MB", "414 MB")),
+        "From \"Java Serialization with Flatbuffers\" (jeronimo.dev, 2021-2022).");
+  }
+
+  /** How many files each format has, in order of first appearance. */
+  static Map<String, int[]> filesPerFormat(SizeReport report) {
+    Map<String, int[]> files = new LinkedHashMap<>();
+    for (Artifact a : report.artifacts()) {
+      files.computeIfAbsent(a.format(), f -> new int[1])[0]++;
+    }
+    return files;
+  }
+
+  private static List<String> artifactRow(
+      String name, String format, String shard, long bytes, Source s, String sha) {
+    return List.of(
+        name,
+        format,
+        shard,
+        Units.bytes(bytes),
+        Units.exact(bytes),
+        Units.percent(s.ratioToSize(bytes)),
+        Units.percent(s.ratioToStorageSize(bytes)),
+        sha);
+  }
+
+  private static List<String> byteRow(String figure, long bytes) {
+    return List.of(figure, Units.bytes(bytes), Units.exact(bytes));
+  }
+
+  private static List<String> dedupRow(String kind, DedupStats.Counter counter) {
+    return List.of(
+        kind,
+        Units.exact(counter.total()),
+        Units.exact(counter.unique()),
+        Units.exact(counter.shared()),
+        Units.percent(Units.saved(counter.total(), counter.unique())));
+  }
+}
