@@ -1,6 +1,8 @@
 package dev.flatdump.cli;
 
+import com.mongodb.MongoException;
 import dev.flatdump.FlatdumpException;
+import dev.flatdump.source.ConnectionStrings;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
@@ -22,12 +24,16 @@ final class ExitCodes {
   static int handleExecutionException(Exception ex, CommandLine cl, ParseResult parsed) {
     var err = cl.getErr();
     if (ex instanceof IllegalArgumentException) {
-      err.println("flatdump: " + ex.getMessage());
+      err.println("flatdump: " + ConnectionStrings.mask(ex.getMessage()));
       err.println("Try 'flatdump " + cl.getCommandName() + " --help'.");
       return Flatdump.EXIT_USAGE;
     }
     if (ex instanceof FlatdumpException) {
-      err.println("flatdump: " + ex.getMessage());
+      err.println("flatdump: " + ConnectionStrings.mask(ex.getMessage()));
+      return Flatdump.EXIT_FAILED;
+    }
+    if (ex instanceof MongoException) {
+      err.println("flatdump: MongoDB: " + ConnectionStrings.mask(ex.getMessage()));
       return Flatdump.EXIT_FAILED;
     }
     ex.printStackTrace(err);

@@ -1,0 +1,222 @@
+package dev.flatdump.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.client.MongoDatabase;
+import dev.flatdump.Org;
+import dev.flatdump.artifact.Checksums;
+import dev.flatdump.artifact.Manifest;
+import dev.flatdump.artifact.OrgArtifact;
+import dev.flatdump.sample.OrgGenerator;
+import dev.flatdump.sample.Profile;
+import dev.flatdump.sample.SampleWriter;
+import dev.flatdump.testing.MongoDbExtension;
+import dev.flatdump.testing.MongoDbExtension.MongoServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.bson.RawBsonDocument;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@code flatdump export}, {@code inspect} and {@code verify} end to end against a real mongod. */
+@ExtendWith(MongoDbExtension.class)
+class ExportCommandIT {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  static void generate(MongoDatabase db, String collection, Profile profile, long seed, int orgs) {
+    var coll = db.getCollection(collection, RawBsonDocument.class);
+    new SampleWriter(500, coll::insertMany).write(new OrgGenerator(profile, seed), orgs, n -> {});
+  }
+
+  static CliRun export(MongoServer server, MongoDatabase db, String collection, Path out, String... extra) {
+    List<String> args =
+        new ArrayList<>(
+            List.of("export", "--uri", server.uri(), "--db", db.getName(), "--collection", collection,
+                "--out", out.toString()));
+    args.addAll(List.of(extra));
+    return CliRun.of(args.toArray(String[]::new));
+  }
+
+  static JsonNode report(Path out) throws Exception {
+    return JSON.readTree(Files.readString(out.resolve("report.json")));
+  }
+
+  @Nested
+  class Profiles {
+    @Test
+    void exportOfEachProfileVerifiesClean(MongoServer server, MongoDatabase db, @TempDir Path tmp) throws Exception {
+      for (Profile profile : Profile.values()) {
+        String coll = "orgs_" + profile.name().toLowerCase();
+        generate(db, coll, profile, 7, 1500);
+        Path out = tmp.resolve(coll);
+        CliRun run = export(server, db, coll, out);
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+
+        CliRun verify = CliRun.of("verify", "--uri", server.uri(), "--db", db.getName(), "--collection", coll, out.toString());
+        assertThat(verify.exitCode()).as(verify.toString()).isZero();
+        assertThat(verify.out()).contains("1,500 documents agree");
+
+        List<Org> expected = new OrgGenerator(profile, 7).stream().limit(1500).toList();
+        List<Org> actual = new ArrayList<>();
+        OrgArtifact.open(out).forEach(actual::add);
+        assertThat(actual).isEqualTo(expected);
+      }
+    }
+
+    @Test
+    void manifestListsEveryFileWithItsRealChecksum(MongoServer server, MongoDatabase db, @TempDir Path out) {
+      generate(db, "orgs", Profile.REALISTIC, 3, 300);
+      assertThat(export(server, db, "orgs", out).exitCode()).isZero();
+      Manifest m = Manifest.read(out.resolve("manifest.json"));
+      assertThat(m.counts().read()).isEqualTo(300);
+      assertThat(m.files()).extracting(f -> f.name())
+          .contains("organizations.fb", "organizations.fb.gz", "organizations.fb.zst", "rejects.jsonl",
+              "report.json", "report.md", "report.html");
+      for (var f : m.files()) {
+        assertThat(Checksums.sha256(out.resolve(f.name()))).as(f.name()).isEqualTo(f.sha256());
+      }
+      assertThat(out.resolve(".flatdump/staging")).isEmptyDirectory();
+    }
+  }
+
+  @Nested
+  class Dedup {
+    @Test
+    void eachDedupKindShrinksTheRealisticArtifact(MongoServer server, MongoDatabase db, @TempDir Path tmp) throws Exception {
+      generate(db, "orgs", Profile.REALISTIC, 11, 2000);
+      long[] sizes = new long[3];
+      String[] modes = {"none", "strings", "strings,attributes"};
+      for (int i = 0; i < modes.length; i++) {
+        Path out = tmp.resolve("d" + i);
+        CliRun run = export(server, db, "orgs", out, "--dedup", modes[i], "--compress", "none");
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        sizes[i] = Files.size(out.resolve("organizations.fb"));
+      }
+      assertThat(sizes[1]).as("strings < plain").isLessThan(sizes[0]);
+      assertThat(sizes[2]).as("attributes < strings").isLessThan(sizes[1]);
+    }
+
+    @Test
+    void reportHasTheRequiredKeysAndBaselines(MongoServer server, MongoDatabase db, @TempDir Path out) throws Exception {
+      generate(db, "orgs", Profile.REALISTIC, 5, 800);
+      CliRun run = export(server, db, "orgs", out, "--compare", "plain,strings,protobuf,json");
+      assertThat(run.exitCode()).as(run.toString()).isZero();
+      JsonNode r = report(out);
+      assertThat(r.at("/source/count").asLong()).isEqualTo(800);
+      assertThat(r.at("/source/size").asLong()).isPositive();
+      assertThat(r.at("/source/storageSize").asLong()).isPositive();
+      assertThat(r.at("/source/totalIndexSize").asLong()).isPositive();
+      assertThat(r.at("/records/read").asLong()).isEqualTo(800);
+      assertThat(r.at("/records/exported").asLong()).isEqualTo(800);
+      assertThat(r.at("/records/rejected").asLong()).isZero();
+      for (String kind : List.of("strings", "attributes", "vectors")) {
+        assertThat(r.at("/dedup/" + kind + "/total").asLong()).as(kind).isPositive();
+        assertThat(r.at("/dedup/" + kind + "/unique").asLong()).as(kind).isPositive();
+      }
+      long fb = -1;
+      for (JsonNode a : r.get("artifacts")) {
+        assertThat(a.get("sha256").asString()).hasSize(64);
+        if (a.get("format").asString().equals("flatbuffers")) {
+          fb = a.get("bytes").asLong();
+        }
+      }
+      assertThat(fb).isEqualTo(Files.size(out.resolve("organizations.fb")));
+      long plain = -1;
+      long strings = -1;
+      for (JsonNode b : r.get("baselines")) {
+        String name = b.get("name").asString();
+        if (name.equals("plain")) {
+          plain = b.get("bytes").asLong();
+        } else if (name.equals("strings")) {
+          strings = b.get("bytes").asLong();
+        }
+      }
+      assertThat(strings).isLessThan(plain);
+      assertThat(fb).isLessThan(strings);
+      assertThat(run.out()).contains("report: " + out.resolve("report.html"));
+    }
+  }
+
+  @Nested
+  class Shards {
+    @Test
+    void tinyShardSizeSplitsTheExportIntoOrderedShards(MongoServer server, MongoDatabase db, @TempDir Path out) {
+      generate(db, "orgs", Profile.ARTICLE, 9, 600);
+      CliRun run = export(server, db, "orgs", out, "--shard-size", "64KiB");
+      assertThat(run.exitCode()).as(run.toString()).isZero();
+      Manifest m = Manifest.read(out.resolve("manifest.json"));
+      assertThat(m.shards()).hasSizeGreaterThan(3);
+      for (int i = 0; i < m.shards().size(); i++) {
+        assertThat(m.shards().get(i).name()).isEqualTo(String.format("organizations-%05d.fb", i));
+        assertThat(m.shards().get(i).shard()).isEqualTo(i);
+      }
+      assertThat(out.resolve("organizations.fb")).doesNotExist();
+      List<Org> actual = new ArrayList<>();
+      OrgArtifact.open(out).forEach(actual::add);
+      assertThat(actual).isEqualTo(new OrgGenerator(Profile.ARTICLE, 9).stream().limit(600).toList());
+
+      CliRun inspect = CliRun.of("inspect", out.toString());
+      assertThat(inspect.out()).contains("total  600 organizations").contains(m.shards().size() + " shards");
+      CliRun verify = CliRun.of("verify", "--uri", server.uri(), "--db", db.getName(), "--collection", "orgs", out.toString());
+      assertThat(verify.exitCode()).as(verify.toString()).isZero();
+    }
+  }
+
+  @Nested
+  class Usage {
+    @Test
+    void badUsageExitsTwoAndSaysWhatIsWrong(MongoServer server, @TempDir Path out) {
+      CliRun missing = CliRun.of("export", "--uri", server.uri());
+      assertThat(missing.exitCode()).isEqualTo(2);
+      assertThat(missing.err()).contains("Missing required options");
+
+      CliRun badDedup = CliRun.of("export", "--uri", server.uri(), "--db", "d", "--collection", "c",
+          "--out", out.toString(), "--dedup", "strings,tables");
+      assertThat(badDedup.exitCode()).isEqualTo(2);
+      assertThat(badDedup.err()).contains("tables");
+
+      CliRun badSize = CliRun.of("export", "--uri", server.uri(), "--db", "d", "--collection", "c",
+          "--out", out.toString(), "--shard-size", "3GiB");
+      assertThat(badSize.exitCode()).isEqualTo(2);
+      assertThat(badSize.err()).contains("shard size");
+    }
+
+    @Test
+    void missingCollectionFailsWithExitOne(MongoServer server, MongoDatabase db, @TempDir Path out) {
+      CliRun run = export(server, db, "nope", out);
+      assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+      assertThat(run.err()).contains("collection " + db.getName() + ".nope does not exist");
+    }
+
+    @Test
+    void passwordNeverAppearsInOutputOrFiles(
+        MongoServer server, com.mongodb.client.MongoClient client, MongoDatabase db, @TempDir Path out)
+        throws Exception {
+      generate(db, "orgs", Profile.REALISTIC, 1, 50);
+      String user = "reader_" + db.getName();
+      client.getDatabase("admin").runCommand(new org.bson.Document("createUser", user)
+          .append("pwd", "s3cr3tPa55").append("roles", List.of(new org.bson.Document("role", "root").append("db", "admin"))));
+      String uri = server.uri().replace("mongodb://", "mongodb://" + user + ":s3cr3tPa55@");
+      CliRun run = CliRun.of("export", "--uri", uri, "--db", db.getName(), "--collection", "orgs", "--out", out.toString());
+      assertThat(run.exitCode()).as(run.toString()).isZero();
+      assertThat(run.toString()).doesNotContain("s3cr3tPa55").contains(user + ":***@");
+      CliRun wrong = CliRun.of("export", "--uri", uri.replace("s3cr3tPa55", "wr0ngPa55"), "--db", db.getName(),
+          "--collection", "orgs", "--out", out.resolve("x").toString());
+      assertThat(wrong.exitCode()).as(wrong.toString()).isEqualTo(1);
+      assertThat(wrong.toString()).doesNotContain("wr0ngPa55");
+      try (var files = Files.walk(out)) {
+        for (Path p : files.filter(Files::isRegularFile).toList()) {
+          assertThat(new String(Files.readAllBytes(p), java.nio.charset.StandardCharsets.ISO_8859_1))
+              .as(p.toString()).doesNotContain("s3cr3tPa55");
+        }
+      }
+    }
+  }
+}
