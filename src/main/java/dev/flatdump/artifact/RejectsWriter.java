@@ -35,10 +35,11 @@ public final class RejectsWriter implements Closeable {
     try {
       channel =
           FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-      if (channel.size() < resumeAt) {
+      long length = channel.size();
+      if (length < resumeAt) {
         channel.close();
         throw new ArtifactException(
-            file + " is shorter (" + channel.size() + " bytes) than its checkpoint (" + resumeAt
+            file + " is shorter (" + length + " bytes) than its checkpoint (" + resumeAt
                 + " bytes): the staging directory was changed; re-run with a new run");
       }
       channel.truncate(resumeAt);

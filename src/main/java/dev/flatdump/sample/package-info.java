@@ -1,0 +1,2 @@
+/** Sample data: a deterministic organization generator and a loader for Extended JSON files. */
+package dev.flatdump.sample;
