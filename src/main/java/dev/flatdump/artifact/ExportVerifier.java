@@ -50,6 +50,8 @@ public final class ExportVerifier {
    * @param rejects the export's {@code rejects.jsonl}
    */
   public Result verify(Iterator<SourceRecord> source, Iterator<Org> artifact, Path rejects) {
+    differences.clear();
+    total = 0;
     long compared = 0;
     long exportedIndex = 0;
     try (BufferedReader rejected = Files.newBufferedReader(rejects, StandardCharsets.UTF_8)) {
@@ -64,7 +66,7 @@ public final class ExportVerifier {
           diff(a.id(), exportedIndex++, a.org(), artifact.next());
         } else if (r instanceof SourceRecord.Rejected j) {
           String line = rejected.readLine();
-          BsonValue id = line == null ? null : BsonDocument.parse(line).get("_id");
+          BsonValue id = line == null ? null : idOf(line);
           if (line == null || !Objects.equals(id, j.id())) {
             difference("_id " + j.id() + ": rejected (" + j.reject().field() + ": " + j.reject().reason()
                 + ") but not the next line of rejects.jsonl" + (line == null ? "" : " (found _id " + id + ")"));
@@ -86,6 +88,18 @@ public final class ExportVerifier {
       throw new ArtifactException("cannot read " + rejects + ": " + e.getMessage(), e);
     }
     return new Result(compared, List.copyOf(differences), total);
+  }
+
+  /** The line's {@code _id}; {@code null} for a JSON null, as a {@link dev.flatdump.source.Reject} has it. */
+  private static BsonValue idOf(String line) {
+    BsonDocument d;
+    try {
+      d = BsonDocument.parse(line);
+    } catch (RuntimeException e) {
+      throw new ArtifactException("rejects.jsonl has a line that is not JSON: " + line, e);
+    }
+    BsonValue id = d.get("_id");
+    return id == null || id.isNull() ? null : id;
   }
 
   private void diff(BsonValue id, long index, Org expected, Org actual) {

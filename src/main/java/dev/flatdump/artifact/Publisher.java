@@ -28,6 +28,11 @@ public final class Publisher {
         AtomicFiles.move(staged, target);
       } else if (!Files.exists(target)) {
         throw new ArtifactException("cannot publish " + f.name() + ": missing from " + staging);
+      } else if (!Checksums.sha256(target).equals(f.sha256())) {
+        // moved by an interrupted publish, or left by an earlier export? only the checksum can tell
+        throw new ArtifactException(
+            "cannot publish " + f.name() + ": missing from " + staging + ", and " + target
+                + " does not match the manifest's sha256; re-run with --new-run");
       }
     }
     manifest.write(out);

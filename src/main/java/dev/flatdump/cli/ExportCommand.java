@@ -1,9 +1,6 @@
 package dev.flatdump.cli;
 
-import com.mongodb.MongoClientSettings;
-import com.mongodb.ConnectionString;
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.job.ExportOptions;
@@ -12,8 +9,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -36,14 +33,9 @@ public final class ExportCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(names = "--uri", required = true, paramLabel = "URI", description = "MongoDB connection string.")
-  private String uri;
 
-  @Option(names = "--db", required = true, paramLabel = "DB", description = "Database name.")
-  private String db;
 
-  @Option(names = "--collection", required = true, paramLabel = "NAME", description = "Collection name.")
-  private String collection;
+  @Mixin private MongoTarget mongo;
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory (created if missing).")
   private Path out;
@@ -99,9 +91,9 @@ public final class ExportCommand implements Callable<Integer> {
     PrintWriter outw = spec.commandLine().getOut();
     ExportOptions options =
         new ExportOptions(
-            ConnectionStrings.hosts(uri),
-            db,
-            collection,
+            ConnectionStrings.hosts(mongo.uri),
+            mongo.db,
+            mongo.collection,
             out,
             query,
             ExportOptions.parseList(compress),
@@ -115,9 +107,9 @@ public final class ExportCommand implements Callable<Integer> {
             runDate == null ? LocalDate.now() : runDate,
             newRun ? System.currentTimeMillis() : 0L);
     String repo = jobRepository != null ? jobRepository : ExportLauncher.defaultJobRepositoryUrl(options.out());
-    err.println("flatdump: exporting " + db + "." + collection + " from " + ConnectionStrings.mask(uri) + " into " + options.out());
+    err.println("flatdump: exporting " + mongo.namespace() + " from " + ConnectionStrings.mask(mongo.uri) + " into " + options.out());
     err.flush();
-    try (MongoClient client = MongoClients.create(clientSettings(uri))) {
+    try (MongoClient client = mongo.connect()) {
       ExportLauncher.Result result =
           ExportLauncher.run(options, client, repo, line -> {
             err.println(line);
@@ -144,29 +136,5 @@ public final class ExportCommand implements Callable<Integer> {
         }
       };
     }
-  }
-
-  /** Short timeouts, so that an unreachable server fails the run in seconds, not minutes. */
-  static MongoClientSettings clientSettings(String uri) {
-    ConnectionString cs;
-    try {
-      cs = new ConnectionString(uri);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("invalid --uri " + ConnectionStrings.mask(uri) + ": " + ConnectionStrings.mask(e.getMessage()));
-    }
-    return MongoClientSettings.builder()
-        .applyConnectionString(cs)
-        .applyToClusterSettings(b -> {
-          if (cs.getServerSelectionTimeout() == null) {
-            b.serverSelectionTimeout(15, TimeUnit.SECONDS);
-          }
-        })
-        .applyToSocketSettings(b -> {
-          if (cs.getConnectTimeout() == null) {
-            b.connectTimeout(10, TimeUnit.SECONDS);
-          }
-        })
-        .applicationName("flatdump")
-        .build();
   }
 }

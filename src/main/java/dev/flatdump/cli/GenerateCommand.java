@@ -2,7 +2,6 @@ package dev.flatdump.cli;
 
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.sample.ExtendedJsonFileWriter;
@@ -102,7 +101,7 @@ public final class GenerateCommand implements Callable<Integer> {
       }
     } else {
       target = db + "." + collection;
-      try (MongoClient client = MongoClients.create(uri)) {
+      try (MongoClient client = MongoTarget.connect(uri)) {
         MongoCollection<RawBsonDocument> coll =
             client.getDatabase(db).getCollection(collection, RawBsonDocument.class);
         if (drop) {

@@ -2,7 +2,6 @@ package dev.flatdump.cli;
 
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.sample.ExtendedJsonLoader;
@@ -12,6 +11,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.bson.RawBsonDocument;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -39,22 +39,9 @@ public final class LoadCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILE", description = "The .jsonl or .jsonl.gz file.")
   private Path file;
 
-  @Option(
-      names = "--uri",
-      required = true,
-      paramLabel = "URI",
-      description = "MongoDB connection string.")
-  private String uri;
 
-  @Option(names = "--db", required = true, paramLabel = "DB", description = "Database name.")
-  private String db;
 
-  @Option(
-      names = "--collection",
-      required = true,
-      paramLabel = "NAME",
-      description = "Collection name.")
-  private String collection;
+  @Mixin private MongoTarget mongo;
 
   @Option(names = "--drop", description = "Drop the collection first.")
   private boolean drop;
@@ -72,11 +59,11 @@ public final class LoadCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--batch-size must be >= 1, got " + batchSize);
     }
     PrintWriter err = spec.commandLine().getErr();
-    String target = db + "." + collection;
+    String target = mongo.namespace();
     LoadSummary summary;
-    try (MongoClient client = MongoClients.create(uri)) {
+    try (MongoClient client = mongo.connect()) {
       MongoCollection<RawBsonDocument> coll =
-          client.getDatabase(db).getCollection(collection, RawBsonDocument.class);
+          client.getDatabase(mongo.db).getCollection(mongo.collection, RawBsonDocument.class);
       if (drop) {
         coll.drop();
       }

@@ -1,7 +1,6 @@
 package dev.flatdump.cli;
 
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import dev.flatdump.artifact.ExportVerifier;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OrgArtifact;
@@ -15,6 +14,7 @@ import java.util.concurrent.Callable;
 import org.bson.BsonDocument;
 import org.bson.RawBsonDocument;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -37,14 +37,9 @@ public final class VerifyCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(names = "--uri", required = true, paramLabel = "URI", description = "MongoDB connection string.")
-  private String uri;
 
-  @Option(names = "--db", required = true, paramLabel = "DB", description = "Database name.")
-  private String db;
 
-  @Option(names = "--collection", required = true, paramLabel = "NAME", description = "Collection name.")
-  private String collection;
+  @Mixin private MongoTarget mongo;
 
   @Option(names = "--max-differences", defaultValue = "20", paramLabel = "N", description = "Differences to print (default: ${DEFAULT-VALUE}).")
   private int maxDifferences;
@@ -60,10 +55,10 @@ public final class VerifyCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Manifest manifest = Manifest.read(dir.resolve(Manifest.FILE_NAME));
     OrgArtifact artifact = OrgArtifact.open(dir);
-    try (MongoClient client = MongoClients.create(ExportCommand.clientSettings(uri));
+    try (MongoClient client = mongo.connect();
         MongoOrgSource source =
             new MongoOrgSource(
-                client.getDatabase(db).getCollection(collection, RawBsonDocument.class),
+                client.getDatabase(mongo.db).getCollection(mongo.collection, RawBsonDocument.class),
                 BsonDocument.parse(manifest.source().query()),
                 null,
                 MongoOrgSource.Settings.DEFAULTS)) {

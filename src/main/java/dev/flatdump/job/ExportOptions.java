@@ -7,7 +7,7 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import org.bson.BsonDocument;
+import org.bson.BsonArray;
 import org.bson.json.JsonParseException;
 import org.springframework.batch.core.job.parameters.JobParameters;
 import org.springframework.batch.core.job.parameters.JobParametersBuilder;
@@ -80,11 +80,7 @@ public record ExportOptions(
     Objects.requireNonNull(out, "out must be set");
     out = out.toAbsolutePath().normalize();
     requireText(query, "query");
-    try {
-      BsonDocument.parse(query);
-    } catch (JsonParseException | org.bson.BsonInvalidOperationException e) {
-      throw new IllegalArgumentException("query is not a JSON document: " + query + " (" + e.getMessage() + ")");
-    }
+    requireOneDocument(query);
     compress = normalized(compress, COMPRESSIONS, "compress");
     if (gzipLevel < 1 || gzipLevel > 9) {
       throw new IllegalArgumentException("gzip level must be 1..9, got " + gzipLevel);
@@ -128,6 +124,19 @@ public record ExportOptions(
     }
     // keep the canonical order so that the same set always names the same job instance
     return allowed.stream().filter(values::contains).toList();
+  }
+
+  /** BsonDocument.parse stops after the first document; a query must be exactly one. */
+  private static void requireOneDocument(String query) {
+    BsonArray parsed;
+    try {
+      parsed = BsonArray.parse("[" + query + "]");
+    } catch (JsonParseException | org.bson.BsonInvalidOperationException e) {
+      throw new IllegalArgumentException("query is not a JSON document: " + query + " (" + e.getMessage() + ")");
+    }
+    if (parsed.size() != 1 || !parsed.get(0).isDocument()) {
+      throw new IllegalArgumentException("query must be exactly one JSON document, got: " + query);
+    }
   }
 
   private static void requireText(String v, String name) {

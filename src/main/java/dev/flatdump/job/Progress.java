@@ -41,8 +41,9 @@ final class Progress {
   }
 
   void advance(long n) {
+    long before = done;
     done += n;
-    if ((done & 1023) == 0) {
+    if ((before >>> 10) != (done >>> 10)) { // look at the clock once per 1024 documents
       long now = nanoClock.getAsLong();
       if (now - lastPrintNanos >= interval.toNanos()) {
         lastPrintNanos = now;

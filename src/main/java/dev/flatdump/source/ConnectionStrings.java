@@ -1,12 +1,20 @@
 package dev.flatdump.source;
 
 import com.mongodb.ConnectionString;
+import com.mongodb.ServerAddress;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /** Shows MongoDB connection strings without their secrets, for logs, reports and error messages. */
 public final class ConnectionStrings {
 
-  private static final Pattern USERINFO = Pattern.compile("(mongodb(?:\\+srv)?://)([^@/]*)@");
+  /**
+   * Any scheme (a mistyped one too), then user info up to the LAST {@code @} before the path: an
+   * unencoded {@code @} in a password must not leave the password's tail visible.
+   */
+  private static final Pattern USERINFO = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)([^/?#]*)@");
+
   private static final Pattern SECRET_PARAMS =
       Pattern.compile("(?i)((?:password|secret|token|authMechanismProperties)=)[^&]*");
 
@@ -24,18 +32,28 @@ public final class ConnectionStrings {
                 m -> {
                   String userInfo = m.group(2);
                   int colon = userInfo.indexOf(':');
-                  String user = colon < 0 ? userInfo : userInfo.substring(0, colon);
-                  return java.util.regex.Matcher.quoteReplacement(m.group(1) + user + ":***@");
+                  String shown = colon < 0 ? userInfo : userInfo.substring(0, colon) + ":***";
+                  return Matcher.quoteReplacement(m.group(1) + shown + "@");
                 });
     return SECRET_PARAMS.matcher(masked).replaceAll("$1***");
   }
 
-  /** The server list of a connection string, e.g. {@code 127.0.0.1:27017}: safe to store. */
+  /**
+   * The server list of a connection string as {@code host:port} with the default port filled in
+   * (so {@code localhost} and {@code localhost:27017} name the same source): safe to store.
+   */
   public static String hosts(String uri) {
     try {
-      return String.join(",", new ConnectionString(uri).getHosts());
+      ConnectionString cs = new ConnectionString(uri);
+      if (Boolean.TRUE.equals(cs.isSrvProtocol())) {
+        return String.join(",", cs.getHosts()); // a DNS name that resolves to the servers: no port
+      }
+      return cs.getHosts().stream()
+          .map(h -> new ServerAddress(h).toString())
+          .collect(Collectors.joining(","));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("invalid MongoDB URI " + mask(uri) + ": " + mask(e.getMessage()), e);
+      throw new IllegalArgumentException(
+          "invalid MongoDB URI " + mask(uri) + ": " + mask(e.getMessage()), e);
     }
   }
 }
