@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param type never null
  * @param attributes never null, may be empty; kept in document order
  */
-public record Org(String name, String category, String country, OrgType type, List<Attr> attributes) {
+public record Org(
+    String name, String category, String country, OrgType type, List<Attr> attributes) {
 
   public Org {
     Objects.requireNonNull(name, "Org.name must not be null");

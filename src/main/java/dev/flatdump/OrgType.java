@@ -1,6 +1,8 @@
 package dev.flatdump;
 
-/** The organization type: a byte enum in the FlatBuffers schema, its names are stored in MongoDB. */
+/**
+ * The organization type: a byte enum in the FlatBuffers schema, its names are stored in MongoDB.
+ */
 public enum OrgType {
   FOO,
   BAR,

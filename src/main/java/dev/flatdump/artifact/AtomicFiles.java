@@ -13,9 +13,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Writes files so that a file appears under its final name only when it is complete: the bytes go to
- * a temporary sibling ({@code .NAME.tmp}), are forced to disk, and the temporary is renamed over the
- * final name. A crash leaves at most a temporary file, which the next write replaces.
+ * Writes files so that a file appears under its final name only when it is complete: the bytes go
+ * to a temporary sibling ({@code .NAME.tmp}), are forced to disk, and the temporary is renamed over
+ * the final name. A crash leaves at most a temporary file, which the next write replaces.
  */
 public final class AtomicFiles {
 
@@ -26,7 +26,10 @@ public final class AtomicFiles {
     return target.resolveSibling("." + target.getFileName() + ".tmp");
   }
 
-  /** Writes the buffer's remaining bytes to {@code target} atomically; the buffer's position is kept. */
+  /**
+   * Writes the buffer's remaining bytes to {@code target} atomically; the buffer's position is
+   * kept.
+   */
   public static void write(Path target, ByteBuffer data) {
     Path tmp = temporaryFor(target);
     ByteBuffer view = data.duplicate();
@@ -79,7 +82,8 @@ public final class AtomicFiles {
   /** Renames {@code source} to {@code target} atomically, replacing it. */
   public static void move(Path source, Path target) {
     try {
-      Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files.move(
+          source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
       throw new ArtifactException(
           "cannot rename " + source + " to " + target + " atomically (different file systems?)", e);

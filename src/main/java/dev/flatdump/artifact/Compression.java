@@ -6,8 +6,8 @@ import java.util.Locale;
 
 /**
  * A stream compression that flatdump can write artifacts with. Implementations are stateless and
- * thread-safe; each {@link #wrap} returns a new stream that the caller closes, which also closes the
- * wrapped stream.
+ * thread-safe; each {@link #wrap} returns a new stream that the caller closes, which also closes
+ * the wrapped stream.
  */
 public sealed interface Compression permits GzipCompression, ZstdCompression {
 
@@ -32,8 +32,10 @@ public sealed interface Compression permits GzipCompression, ZstdCompression {
    */
   static Compression create(String name, Integer level) {
     return switch (name.trim().toLowerCase(Locale.ROOT)) {
-      case "gzip", "gz" -> new GzipCompression(level == null ? GzipCompression.DEFAULT_LEVEL : level);
-      case "zstd", "zst" -> new ZstdCompression(level == null ? ZstdCompression.DEFAULT_LEVEL : level);
+      case "gzip", "gz" ->
+          new GzipCompression(level == null ? GzipCompression.DEFAULT_LEVEL : level);
+      case "zstd", "zst" ->
+          new ZstdCompression(level == null ? ZstdCompression.DEFAULT_LEVEL : level);
       default ->
           throw new IllegalArgumentException(
               "unknown compression '" + name + "' (expected gzip or zstd)");

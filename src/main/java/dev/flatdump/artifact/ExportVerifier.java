@@ -60,7 +60,12 @@ public final class ExportVerifier {
         compared++;
         if (r instanceof SourceRecord.Accepted a) {
           if (!artifact.hasNext()) {
-            difference("_id " + a.id() + ": in MongoDB but missing from the artifact (it has only " + exportedIndex + " organizations)");
+            difference(
+                "_id "
+                    + a.id()
+                    + ": in MongoDB but missing from the artifact (it has only "
+                    + exportedIndex
+                    + " organizations)");
             continue;
           }
           diff(a.id(), exportedIndex++, a.org(), artifact.next());
@@ -68,8 +73,15 @@ public final class ExportVerifier {
           String line = rejected.readLine();
           BsonValue id = line == null ? null : idOf(line);
           if (line == null || !Objects.equals(id, j.id())) {
-            difference("_id " + j.id() + ": rejected (" + j.reject().field() + ": " + j.reject().reason()
-                + ") but not the next line of rejects.jsonl" + (line == null ? "" : " (found _id " + id + ")"));
+            difference(
+                "_id "
+                    + j.id()
+                    + ": rejected ("
+                    + j.reject().field()
+                    + ": "
+                    + j.reject().reason()
+                    + ") but not the next line of rejects.jsonl"
+                    + (line == null ? "" : " (found _id " + id + ")"));
           }
         }
       }
@@ -90,7 +102,10 @@ public final class ExportVerifier {
     return new Result(compared, List.copyOf(differences), total);
   }
 
-  /** The line's {@code _id}; {@code null} for a JSON null, as a {@link dev.flatdump.source.Reject} has it. */
+  /**
+   * The line's {@code _id}; {@code null} for a JSON null, as a {@link dev.flatdump.source.Reject}
+   * has it.
+   */
   private static BsonValue idOf(String line) {
     BsonDocument d;
     try {
@@ -125,8 +140,19 @@ public final class ExportVerifier {
       long xb = Double.doubleToRawLongBits(x.percent());
       long yb = Double.doubleToRawLongBits(y.percent());
       if (xb != yb) { // by bits: NaN must stay NaN, -0.0 must stay -0.0
-        difference(where + ": " + p + "percent is " + y.percent() + " (0x" + Long.toHexString(yb)
-            + ") in the artifact, " + x.percent() + " (0x" + Long.toHexString(xb) + ") in MongoDB");
+        difference(
+            where
+                + ": "
+                + p
+                + "percent is "
+                + y.percent()
+                + " (0x"
+                + Long.toHexString(yb)
+                + ") in the artifact, "
+                + x.percent()
+                + " (0x"
+                + Long.toHexString(xb)
+                + ") in MongoDB");
       }
       field(where, p + "active", x.active(), y.active());
     }
@@ -134,7 +160,8 @@ public final class ExportVerifier {
 
   private void field(String where, String name, Object expected, Object actual) {
     if (!Objects.equals(expected, actual)) {
-      difference(where + ": " + name + " is " + actual + " in the artifact, " + expected + " in MongoDB");
+      difference(
+          where + ": " + name + " is " + actual + " in the artifact, " + expected + " in MongoDB");
     }
   }
 

@@ -48,10 +48,14 @@ public record Manifest(
     files = List.copyOf(files);
   }
 
-  /** @param file the schema's file name; {@code sha256} of its text; {@code fileIdentifier} "ORGS" */
+  /**
+   * @param file the schema's file name; {@code sha256} of its text; {@code fileIdentifier} "ORGS"
+   */
   public record Schema(String file, String sha256, String fileIdentifier) {}
 
-  /** @param query the filter as JSON text, {@code {}} for the whole collection */
+  /**
+   * @param query the filter as JSON text, {@code {}} for the whole collection
+   */
   public record Source(String database, String collection, String query) {}
 
   public record Options(String dedup, List<String> compress, long shardSizeBytes) {}
@@ -60,7 +64,13 @@ public record Manifest(
     public Counts {
       if (read != exported + rejected) {
         throw new IllegalArgumentException(
-            "read (" + read + ") must equal exported (" + exported + ") + rejected (" + rejected + ")");
+            "read ("
+                + read
+                + ") must equal exported ("
+                + exported
+                + ") + rejected ("
+                + rejected
+                + ")");
       }
     }
   }

@@ -14,8 +14,8 @@ import java.util.NoSuchElementException;
 
 /**
  * Reads an export back, zero-copy: each shard file is memory-mapped read-only and organizations are
- * decoded only as they are iterated. Open a directory (its {@code manifest.json} names the shards in
- * order) or a single {@code .fb} file.
+ * decoded only as they are iterated. Open a directory (its {@code manifest.json} names the shards
+ * in order) or a single {@code .fb} file.
  *
  * <p>Thread-safe for reading once opened. The mappings live until the object is garbage collected;
  * there is nothing to close.
@@ -36,7 +36,8 @@ public final class OrgArtifact implements Iterable<Org> {
     if (Files.isDirectory(path)) {
       Path manifest = path.resolve(Manifest.FILE_NAME);
       if (!Files.exists(manifest)) {
-        throw new ArtifactException(path + " has no " + Manifest.FILE_NAME + ": not a finished export");
+        throw new ArtifactException(
+            path + " has no " + Manifest.FILE_NAME + ": not a finished export");
       }
       for (ArtifactFile f : Manifest.read(manifest).shards()) {
         files.add(path.resolve(f.name()));
@@ -55,7 +56,8 @@ public final class OrgArtifact implements Iterable<Org> {
     try (FileChannel ch = FileChannel.open(file)) {
       MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
       if (!FlatBufferOrgs.hasIdentifier(buf)) {
-        throw new ArtifactException(file + " is not an organizations FlatBuffer (no ORGS identifier)");
+        throw new ArtifactException(
+            file + " is not an organizations FlatBuffer (no ORGS identifier)");
       }
       return buf;
     } catch (IOException e) {
@@ -87,7 +89,8 @@ public final class OrgArtifact implements Iterable<Org> {
   public Iterator<Org> iterator() {
     return new Iterator<>() {
       private int shard;
-      private Iterator<Org> current = buffers.isEmpty() ? null : FlatBufferOrgs.iterator(buffers.get(0));
+      private Iterator<Org> current =
+          buffers.isEmpty() ? null : FlatBufferOrgs.iterator(buffers.get(0));
 
       @Override
       public boolean hasNext() {

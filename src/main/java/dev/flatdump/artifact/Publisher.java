@@ -9,10 +9,10 @@ import java.util.Set;
 
 /**
  * Publishes a finished export from its staging directory into the output directory: every listed
- * file is renamed into place (data first), then {@code manifest.json} is written last, so a consumer
- * that sees the new manifest sees a complete set. Shard files of an earlier export that the new
- * manifest does not list are removed afterwards. The staging directory must be on the output
- * directory's file system, so that every rename is atomic.
+ * file is renamed into place (data first), then {@code manifest.json} is written last, so a
+ * consumer that sees the new manifest sees a complete set. Shard files of an earlier export that
+ * the new manifest does not list are removed afterwards. The staging directory must be on the
+ * output directory's file system, so that every rename is atomic.
  */
 public final class Publisher {
 
@@ -31,7 +31,12 @@ public final class Publisher {
       } else if (!Checksums.sha256(target).equals(f.sha256())) {
         // moved by an interrupted publish, or left by an earlier export? only the checksum can tell
         throw new ArtifactException(
-            "cannot publish " + f.name() + ": missing from " + staging + ", and " + target
+            "cannot publish "
+                + f.name()
+                + ": missing from "
+                + staging
+                + ", and "
+                + target
                 + " does not match the manifest's sha256; re-run with --new-run");
       }
     }
@@ -40,7 +45,8 @@ public final class Publisher {
   }
 
   private static void removeStaleShards(Path out, Set<String> keep) {
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(out, ShardWriter.BASE_NAME + "*.fb*")) {
+    try (DirectoryStream<Path> ds =
+        Files.newDirectoryStream(out, ShardWriter.BASE_NAME + "*.fb*")) {
       for (Path p : ds) {
         if (!keep.contains(p.getFileName().toString())) {
           Files.deleteIfExists(p);

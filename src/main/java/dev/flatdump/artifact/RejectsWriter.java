@@ -33,13 +33,16 @@ public final class RejectsWriter implements Closeable {
   public RejectsWriter(Path dir, long resumeAt, long countSoFar) {
     this.file = dir.resolve(FILE_NAME);
     try {
-      channel =
-          FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
       long length = channel.size();
       if (length < resumeAt) {
         channel.close();
         throw new ArtifactException(
-            file + " is shorter (" + length + " bytes) than its checkpoint (" + resumeAt
+            file
+                + " is shorter ("
+                + length
+                + " bytes) than its checkpoint ("
+                + resumeAt
                 + " bytes): the staging directory was changed; re-run with a new run");
       }
       channel.truncate(resumeAt);

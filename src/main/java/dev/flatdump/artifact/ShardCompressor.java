@@ -42,7 +42,9 @@ public final class ShardCompressor {
     }
   }
 
-  /** Lets the compressor finish its frame without closing the file, which AtomicFiles forces first. */
+  /**
+   * Lets the compressor finish its frame without closing the file, which AtomicFiles forces first.
+   */
   private static final class NonClosing extends java.io.FilterOutputStream {
     NonClosing(OutputStream out) {
       super(out);

@@ -12,8 +12,9 @@ import java.util.Objects;
 
 /**
  * Writes organizations into FlatBuffers shard files in a staging directory. Each shard is one
- * FlatBuffer built in memory; once it holds {@code shardSizeBytes} or more the shard is finished and
- * written through a FileChannel under its final staging name ({@code organizations-00000.fb}, ...).
+ * FlatBuffer built in memory; once it holds {@code shardSizeBytes} or more the shard is finished
+ * and written through a FileChannel under its final staging name ({@code organizations-00000.fb},
+ * ...).
  *
  * <p>Shard boundaries depend only on the records and the settings, so the same input always gives
  * the same shard files byte for byte: a restart that re-adds the records after the last completed
@@ -41,7 +42,8 @@ public final class ShardWriter {
   /**
    * @param dir the staging directory, which must exist
    * @param shardSizeBytes finish a shard once its buffer holds this many bytes; 1 KiB .. 1 GiB
-   * @param initialCapacity the first buffer's size in bytes (pre-size from the collection's figures)
+   * @param initialCapacity the first buffer's size in bytes (pre-size from the collection's
+   *     figures)
    * @param completed shards already written by an earlier, interrupted run (restart), else empty
    * @param statsSoFar de-dup statistics of {@code completed}, or null when there are none
    */
@@ -59,7 +61,8 @@ public final class ShardWriter {
           "shard size must be 1024.." + MAX_SHARD_SIZE + " bytes, got " + shardSizeBytes);
     }
     this.shardSizeBytes = shardSizeBytes;
-    this.initialCapacity = (int) Math.max(1024, Math.min(initialCapacity, shardSizeBytes + (1 << 20)));
+    this.initialCapacity =
+        (int) Math.max(1024, Math.min(initialCapacity, shardSizeBytes + (1 << 20)));
     this.shards = new ArrayList<>(completed);
     this.stats = statsSoFar == null ? DedupStats.EMPTY : statsSoFar;
   }
@@ -87,8 +90,8 @@ public final class ShardWriter {
   }
 
   /**
-   * Finishes the open shard, if any. When no shard exists at all, writes one empty shard so that every
-   * export has at least one file.
+   * Finishes the open shard, if any. When no shard exists at all, writes one empty shard so that
+   * every export has at least one file.
    */
   public void finish() {
     if (builder != null || shards.isEmpty()) {

@@ -1,2 +1,5 @@
-/** The files flatdump produces: shards written atomically, compressed copies, checksums, the manifest and the mmap reader. */
+/**
+ * The files flatdump produces: shards written atomically, compressed copies, checksums, the
+ * manifest and the mmap reader.
+ */
 package dev.flatdump.artifact;

@@ -4,10 +4,14 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses sizes such as {@code 1048576}, {@code 64KiB}, {@code 512MiB}, {@code 1GiB} or {@code 10MB}. */
+/**
+ * Parses sizes such as {@code 1048576}, {@code 64KiB}, {@code 512MiB}, {@code 1GiB} or {@code
+ * 10MB}.
+ */
 final class ByteSizes {
 
-  private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmg]i?b?|b)?", Pattern.CASE_INSENSITIVE);
+  private static final Pattern SIZE =
+      Pattern.compile("(\\d+)\\s*([kmg]i?b?|b)?", Pattern.CASE_INSENSITIVE);
 
   private ByteSizes() {}
 
@@ -15,7 +19,9 @@ final class ByteSizes {
     Matcher m = SIZE.matcher(text.trim());
     if (!m.matches()) {
       throw new IllegalArgumentException(
-          "invalid size '" + text + "' (expected bytes, or a number with KiB, MiB, GiB, KB, MB or GB)");
+          "invalid size '"
+              + text
+              + "' (expected bytes, or a number with KiB, MiB, GiB, KB, MB or GB)");
     }
     long n = Long.parseLong(m.group(1));
     String unit = m.group(2) == null ? "b" : m.group(2).toLowerCase(Locale.ROOT);

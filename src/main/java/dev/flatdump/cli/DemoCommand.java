@@ -17,8 +17,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flatdump demo}: starts the local MongoDB ({@code bin/mongod-local}), loads
- * {@code sample-data/}, runs the export with every baseline and prints the report summary.
+ * {@code flatdump demo}: starts the local MongoDB ({@code bin/mongod-local}), loads {@code
+ * sample-data/}, runs the export with every baseline and prints the report summary.
  */
 @Command(
     name = "demo",
@@ -37,11 +37,15 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(names = "--uri", paramLabel = "URI",
+  @Option(
+      names = "--uri",
+      paramLabel = "URI",
       description = "Use this MongoDB instead of starting bin/mongod-local.")
   private String uri;
 
-  @Option(names = "--out", paramLabel = "DIR",
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
       description = "Output directory (default: target/demo under the flatdump home).")
   private Path out;
 
@@ -55,8 +59,17 @@ public final class DemoCommand implements Callable<Integer> {
     boolean first = true;
     for (String f : SAMPLE_FILES) {
       Path file = home.resolve("sample-data").resolve(f);
-      List<String> args = new ArrayList<>(List.of("load", file.toString(), "--uri", mongo, "--db", DATABASE,
-          "--collection", COLLECTION));
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "load",
+                  file.toString(),
+                  "--uri",
+                  mongo,
+                  "--db",
+                  DATABASE,
+                  "--collection",
+                  COLLECTION));
       if (first) {
         args.add("--drop");
       }
@@ -67,27 +80,46 @@ public final class DemoCommand implements Callable<Integer> {
         return code;
       }
     }
-    return root.execute("export", "--uri", mongo, "--db", DATABASE, "--collection", COLLECTION,
-        "--out", dir.toString(), "--compare", "plain,strings,protobuf,json", "--new-run");
+    return root.execute(
+        "export",
+        "--uri",
+        mongo,
+        "--db",
+        DATABASE,
+        "--collection",
+        COLLECTION,
+        "--out",
+        dir.toString(),
+        "--compare",
+        "plain,strings,protobuf,json",
+        "--new-run");
   }
 
-  /** The flatdump checkout or install: FLATDUMP_HOME (set by bin/flatdump), else the working directory. */
+  /**
+   * The flatdump checkout or install: FLATDUMP_HOME (set by bin/flatdump), else the working
+   * directory.
+   */
   static Path home() {
     String env = System.getenv("FLATDUMP_HOME");
     Path home = Path.of(env != null ? env : ".").toAbsolutePath().normalize();
     if (!Files.isDirectory(home.resolve("sample-data"))) {
       throw new IllegalArgumentException(
-          "cannot find sample-data/ in " + home + "; run the demo through bin/flatdump or set FLATDUMP_HOME");
+          "cannot find sample-data/ in "
+              + home
+              + "; run the demo through bin/flatdump or set FLATDUMP_HOME");
     }
     return home;
   }
 
-  private static String startLocalMongod(Path home, PrintWriter err) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(home.resolve("bin").resolve("mongod-local").toString(), "start")
-        .redirectError(ProcessBuilder.Redirect.INHERIT)
-        .start();
+  private static String startLocalMongod(Path home, PrintWriter err)
+      throws IOException, InterruptedException {
+    Process p =
+        new ProcessBuilder(home.resolve("bin").resolve("mongod-local").toString(), "start")
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     String last = null;
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = r.readLine()) != null; ) {
         if (!line.isBlank()) {
           last = line.trim();

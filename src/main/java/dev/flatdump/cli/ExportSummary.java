@@ -35,7 +35,9 @@ final class ExportSummary {
 
   private static String rootMessage(Throwable t) {
     Throwable c = t;
-    while (c.getCause() != null && c.getCause() != c && !(c instanceof dev.flatdump.FlatdumpException)) {
+    while (c.getCause() != null
+        && c.getCause() != c
+        && !(c instanceof dev.flatdump.FlatdumpException)) {
       c = c.getCause();
     }
     return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();

@@ -4,15 +4,23 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code flatdump} entry point. Each subcommand is its own class in this package; this class only
- * registers them and maps outcomes to exit codes: 0 success, 1 the work failed, 2 bad usage.
+ * The {@code flatdump} entry point. Each subcommand is its own class in this package; this class
+ * only registers them and maps outcomes to exit codes: 0 success, 1 the work failed, 2 bad usage.
  */
 @Command(
     name = "flatdump",
     mixinStandardHelpOptions = true,
     versionProvider = Flatdump.Version.class,
     description = "Streams a MongoDB collection into compact, zero-copy FlatBuffers artifacts.",
-    subcommands = {CommandLine.HelpCommand.class, ExportCommand.class, InspectCommand.class, DemoCommand.class, VerifyCommand.class, GenerateCommand.class, LoadCommand.class})
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      ExportCommand.class,
+      InspectCommand.class,
+      DemoCommand.class,
+      VerifyCommand.class,
+      GenerateCommand.class,
+      LoadCommand.class
+    })
 public final class Flatdump {
 
   /** The work failed (job failed, verification found differences, ...). */

@@ -18,7 +18,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code flatdump inspect}: summarizes an export (or one .fb file) and prints its first records. */
+/**
+ * {@code flatdump inspect}: summarizes an export (or one .fb file) and prints its first records.
+ */
 @Command(
     name = "inspect",
     mixinStandardHelpOptions = true,
@@ -33,7 +35,11 @@ public final class InspectCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "PATH", description = "An export directory or a .fb file.")
   private Path path;
 
-  @Option(names = "--json", defaultValue = "0", paramLabel = "N", description = "Print the first N records as JSON (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--json",
+      defaultValue = "0",
+      paramLabel = "N",
+      description = "Print the first N records as JSON (default: ${DEFAULT-VALUE}).")
   private int json;
 
   @Override
@@ -54,18 +60,25 @@ public final class InspectCommand implements Callable<Integer> {
       long size = Files.size(f);
       total += n;
       bytes += size;
-      out.printf(Locale.ROOT, "shard %d  %s  %,d bytes  %,d organizations%n", i, f.getFileName(), size, n);
+      out.printf(
+          Locale.ROOT, "shard %d  %s  %,d bytes  %,d organizations%n", i, f.getFileName(), size, n);
     }
-    out.printf(Locale.ROOT, "total  %,d organizations in %,d bytes (%d shard%s)%n", total, bytes,
-        artifact.files().size(), artifact.files().size() == 1 ? "" : "s");
+    out.printf(
+        Locale.ROOT,
+        "total  %,d organizations in %,d bytes (%d shard%s)%n",
+        total,
+        bytes,
+        artifact.files().size(),
+        artifact.files().size() == 1 ? "" : "s");
     out.flush();
     if (json > 0) {
-      OutputStream stdout = new FilterOutputStream(System.out) {
-        @Override
-        public void close() throws IOException {
-          flush(); // never close System.out
-        }
-      };
+      OutputStream stdout =
+          new FilterOutputStream(System.out) {
+            @Override
+            public void close() throws IOException {
+              flush(); // never close System.out
+            }
+          };
       try (OrgStreamEncoder enc = OrgStreamEncoder.create(StreamFormat.JSON, stdout)) {
         int printed = 0;
         for (Org org : artifact) {

@@ -39,8 +39,6 @@ public final class LoadCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILE", description = "The .jsonl or .jsonl.gz file.")
   private Path file;
 
-
-
   @Mixin private MongoTarget mongo;
 
   @Option(names = "--drop", description = "Drop the collection first.")

@@ -11,14 +11,21 @@ import picocli.CommandLine.Option;
 /** The {@code --uri --db --collection} options that name a collection, shared by the commands. */
 final class MongoTarget {
 
-  @Option(names = "--uri", required = true, paramLabel = "URI",
+  @Option(
+      names = "--uri",
+      required = true,
+      paramLabel = "URI",
       description = "MongoDB connection string; its password is never printed.")
   String uri;
 
   @Option(names = "--db", required = true, paramLabel = "DB", description = "Database name.")
   String db;
 
-  @Option(names = "--collection", required = true, paramLabel = "NAME", description = "Collection name.")
+  @Option(
+      names = "--collection",
+      required = true,
+      paramLabel = "NAME",
+      description = "Collection name.")
   String collection;
 
   /** {@code db.collection}. */
@@ -45,20 +52,25 @@ final class MongoTarget {
       cs = new ConnectionString(uri);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "invalid --uri " + ConnectionStrings.mask(uri) + ": " + ConnectionStrings.mask(e.getMessage()));
+          "invalid --uri "
+              + ConnectionStrings.mask(uri)
+              + ": "
+              + ConnectionStrings.mask(e.getMessage()));
     }
     return MongoClientSettings.builder()
         .applyConnectionString(cs)
-        .applyToClusterSettings(b -> {
-          if (cs.getServerSelectionTimeout() == null) {
-            b.serverSelectionTimeout(15, TimeUnit.SECONDS);
-          }
-        })
-        .applyToSocketSettings(b -> {
-          if (cs.getConnectTimeout() == null) {
-            b.connectTimeout(10, TimeUnit.SECONDS);
-          }
-        })
+        .applyToClusterSettings(
+            b -> {
+              if (cs.getServerSelectionTimeout() == null) {
+                b.serverSelectionTimeout(15, TimeUnit.SECONDS);
+              }
+            })
+        .applyToSocketSettings(
+            b -> {
+              if (cs.getConnectTimeout() == null) {
+                b.connectTimeout(10, TimeUnit.SECONDS);
+              }
+            })
         .applicationName("flatdump")
         .build();
   }

@@ -37,11 +37,13 @@ public final class VerifyCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-
-
   @Mixin private MongoTarget mongo;
 
-  @Option(names = "--max-differences", defaultValue = "20", paramLabel = "N", description = "Differences to print (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--max-differences",
+      defaultValue = "20",
+      paramLabel = "N",
+      description = "Differences to print (default: ${DEFAULT-VALUE}).")
   private int maxDifferences;
 
   @Parameters(index = "0", paramLabel = "DIR", description = "The export directory.")
@@ -71,7 +73,11 @@ public final class VerifyCommand implements Callable<Integer> {
         out.flush();
         return 0;
       }
-      out.printf(Locale.ROOT, "%,d differences in %,d documents%n", result.totalDifferences(), result.compared());
+      out.printf(
+          Locale.ROOT,
+          "%,d differences in %,d documents%n",
+          result.totalDifferences(),
+          result.compared());
       out.flush();
       return Flatdump.EXIT_FAILED;
     }

@@ -15,9 +15,9 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * The job repository: Spring Batch's JDBC store, so that a failed run can be restarted. By default an
- * embedded H2 file database under the output directory; any JDBC URL works when given. The tables
- * are created on first use.
+ * The job repository: Spring Batch's JDBC store, so that a failed run can be restarted. By default
+ * an embedded H2 file database under the output directory; any JDBC URL works when given. The
+ * tables are created on first use.
  */
 @Configuration(proxyBeanMethods = false)
 class BatchInfrastructureConfiguration extends JdbcDefaultBatchConfiguration {
@@ -44,7 +44,8 @@ class BatchInfrastructureConfiguration extends JdbcDefaultBatchConfiguration {
         return;
       }
       String product = c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
-      String script = product.contains("postgres") ? "postgresql" : product.contains("h2") ? "h2" : product;
+      String script =
+          product.contains("postgres") ? "postgresql" : product.contains("h2") ? "h2" : product;
       new ResourceDatabasePopulator(
               new ClassPathResource("org/springframework/batch/core/schema-" + script + ".sql"))
           .populate(c);

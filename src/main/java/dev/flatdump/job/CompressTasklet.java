@@ -1,7 +1,7 @@
 package dev.flatdump.job;
 
-import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.ArtifactException;
+import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.RejectsWriter;
@@ -18,9 +18,9 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
- * {@code compressStep}: checksums every shard and writes its compressed copies ({@code .gz},
- * {@code .zst}) next to it in the staging directory. Each output is written atomically, so a rerun
- * after a crash simply writes them again.
+ * {@code compressStep}: checksums every shard and writes its compressed copies ({@code .gz}, {@code
+ * .zst}) next to it in the staging directory. Each output is written atomically, so a rerun after a
+ * crash simply writes them again.
  */
 final class CompressTasklet implements Tasklet {
 
@@ -32,30 +32,47 @@ final class CompressTasklet implements Tasklet {
 
   @Override
   public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
-    var jobCtx = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
+    var jobCtx =
+        chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
     List<ShardFile> shards = JobState.shards(jobCtx.getString(JobState.SHARDS));
     List<Compression> compressions = compressions(options);
     Path staging = options.staging();
     List<ArtifactFile> files = new ArrayList<>();
     for (ShardFile s : shards) {
       Path file = staging.resolve(s.fileName());
-      files.add(new ArtifactFile(s.fileName(), "flatbuffers", size(file), Checksums.sha256(file), s.index(), s.records()));
+      files.add(
+          new ArtifactFile(
+              s.fileName(),
+              "flatbuffers",
+              size(file),
+              Checksums.sha256(file),
+              s.index(),
+              s.records()));
     }
     for (Compression c : compressions) {
       for (ShardFile s : shards) {
-        files.add(ShardCompressor.compress(staging.resolve(s.fileName()), c, s.index(), s.records()));
+        files.add(
+            ShardCompressor.compress(staging.resolve(s.fileName()), c, s.index(), s.records()));
       }
     }
     Path rejects = staging.resolve(RejectsWriter.FILE_NAME);
-    files.add(new ArtifactFile(RejectsWriter.FILE_NAME, "jsonl", size(rejects), Checksums.sha256(rejects), null,
-        jobCtx.getLong(JobState.REJECTED)));
+    files.add(
+        new ArtifactFile(
+            RejectsWriter.FILE_NAME,
+            "jsonl",
+            size(rejects),
+            Checksums.sha256(rejects),
+            null,
+            jobCtx.getLong(JobState.REJECTED)));
     jobCtx.putString(JobState.FILES, JobState.files(files));
     return RepeatStatus.FINISHED;
   }
 
   static List<Compression> compressions(ExportOptions options) {
     return options.compress().stream()
-        .map(n -> Compression.create(n, n.equals("gzip") ? options.gzipLevel() : options.zstdLevel()))
+        .map(
+            n ->
+                Compression.create(n, n.equals("gzip") ? options.gzipLevel() : options.zstdLevel()))
         .toList();
   }
 

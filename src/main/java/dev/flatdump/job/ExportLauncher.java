@@ -15,12 +15,12 @@ import org.springframework.batch.core.BatchStatus;
 import org.springframework.batch.core.ExitStatus;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.job.parameters.InvalidJobParametersException;
 import org.springframework.batch.core.job.parameters.JobParameters;
 import org.springframework.batch.core.launch.JobExecutionAlreadyRunningException;
 import org.springframework.batch.core.launch.JobInstanceAlreadyCompleteException;
 import org.springframework.batch.core.launch.JobOperator;
 import org.springframework.batch.core.launch.JobRestartException;
-import org.springframework.batch.core.job.parameters.InvalidJobParametersException;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.step.StepExecution;
 import org.springframework.boot.WebApplicationType;
@@ -53,7 +53,9 @@ public final class ExportLauncher {
 
   /** The default job repository: an H2 file database under the output directory. */
   public static String defaultJobRepositoryUrl(Path out) {
-    return "jdbc:h2:file:" + out.toAbsolutePath().resolve(".flatdump").resolve("job-repository") + ";DB_CLOSE_ON_EXIT=FALSE";
+    return "jdbc:h2:file:"
+        + out.toAbsolutePath().resolve(".flatdump").resolve("job-repository")
+        + ";DB_CLOSE_ON_EXIT=FALSE";
   }
 
   /**
@@ -64,7 +66,10 @@ public final class ExportLauncher {
    * @param progress receives progress lines
    */
   public static Result run(
-      ExportOptions options, MongoClient mongo, String jobRepositoryUrl, Consumer<String> progress) {
+      ExportOptions options,
+      MongoClient mongo,
+      String jobRepositoryUrl,
+      Consumer<String> progress) {
     requireCollection(mongo, options);
     Path control = options.out().resolve(".flatdump");
     try {
@@ -73,7 +78,8 @@ public final class ExportLauncher {
       throw new FlatdumpException("cannot create " + control + ": " + e.getMessage(), e);
     }
     Path lockFile = control.resolve("lock");
-    try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    try (FileChannel ch =
+            FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = tryLock(ch, options.out())) {
       return runLocked(options, new JobRuntime(mongo, jobRepositoryUrl, progress));
     } catch (IOException e) {
@@ -122,10 +128,13 @@ public final class ExportLauncher {
         execution = operator.start(job, params);
       } catch (JobInstanceAlreadyCompleteException e) {
         return new Result(Outcome.ALREADY_COMPLETE, last, false);
-      } catch (JobExecutionAlreadyRunningException | JobRestartException | InvalidJobParametersException e) {
+      } catch (JobExecutionAlreadyRunningException
+          | JobRestartException
+          | InvalidJobParametersException e) {
         throw new FlatdumpException("cannot start " + job.getName() + ": " + e.getMessage(), e);
       }
-      Outcome outcome = execution.getStatus() == BatchStatus.COMPLETED ? Outcome.COMPLETED : Outcome.FAILED;
+      Outcome outcome =
+          execution.getStatus() == BatchStatus.COMPLETED ? Outcome.COMPLETED : Outcome.FAILED;
       return new Result(outcome, execution, restarted);
     }
   }

@@ -27,8 +27,8 @@ import org.springframework.batch.core.job.parameters.JobParametersBuilder;
  * @param gzipLevel gzip level 1..9
  * @param zstdLevel zstd level 1..22
  * @param dedup which de-dup kinds are on
- * @param compare baselines for the report ({@code plain}, {@code strings}, {@code protobuf},
- *     {@code json}); empty for none
+ * @param compare baselines for the report ({@code plain}, {@code strings}, {@code protobuf}, {@code
+ *     json}); empty for none
  * @param shardSize finish a shard once it holds this many bytes
  * @param maxRejects fail once more documents than this are rejected; -1 for no limit
  * @param batchSize the MongoDB cursor's batch size
@@ -95,7 +95,8 @@ public record ExportOptions(
           "shard size must be 1024.." + ShardWriter.MAX_SHARD_SIZE + " bytes, got " + shardSize);
     }
     if (maxRejects < -1) {
-      throw new IllegalArgumentException("max rejects must be >= 0 (or -1 for no limit), got " + maxRejects);
+      throw new IllegalArgumentException(
+          "max rejects must be >= 0 (or -1 for no limit), got " + maxRejects);
     }
     if (batchSize < 1) {
       throw new IllegalArgumentException("batch size must be >= 1, got " + batchSize);
@@ -119,7 +120,13 @@ public record ExportOptions(
     for (String v : values) {
       if (!allowed.contains(v)) {
         throw new IllegalArgumentException(
-            "unknown " + name + " value '" + v + "' (expected " + String.join(", ", allowed) + " or none)");
+            "unknown "
+                + name
+                + " value '"
+                + v
+                + "' (expected "
+                + String.join(", ", allowed)
+                + " or none)");
       }
     }
     // keep the canonical order so that the same set always names the same job instance
@@ -132,7 +139,8 @@ public record ExportOptions(
     try {
       parsed = BsonArray.parse("[" + query + "]");
     } catch (JsonParseException | org.bson.BsonInvalidOperationException e) {
-      throw new IllegalArgumentException("query is not a JSON document: " + query + " (" + e.getMessage() + ")");
+      throw new IllegalArgumentException(
+          "query is not a JSON document: " + query + " (" + e.getMessage() + ")");
     }
     if (parsed.size() != 1 || !parsed.get(0).isDocument()) {
       throw new IllegalArgumentException("query must be exactly one JSON document, got: " + query);
@@ -145,12 +153,16 @@ public record ExportOptions(
     }
   }
 
-  /** The staging directory, inside {@link #out}, where files are written before they are published. */
+  /**
+   * The staging directory, inside {@link #out}, where files are written before they are published.
+   */
   public Path staging() {
     return out.resolve(".flatdump").resolve("staging");
   }
 
-  /** These options as job parameters; all identifying, so that another option is another instance. */
+  /**
+   * These options as job parameters; all identifying, so that another option is another instance.
+   */
   public JobParameters toJobParameters() {
     return new JobParametersBuilder()
         .addString(SOURCE, source)

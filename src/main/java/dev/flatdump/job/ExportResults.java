@@ -13,6 +13,8 @@ public final class ExportResults {
     if (!ctx.containsKey(ReportTasklet.SUMMARY)) {
       return "(no report)";
     }
-    return ctx.getString(ReportTasklet.SUMMARY).stripTrailing() + "\nreport: " + ctx.getString(ReportTasklet.HTML);
+    return ctx.getString(ReportTasklet.SUMMARY).stripTrailing()
+        + "\nreport: "
+        + ctx.getString(ReportTasklet.HTML);
   }
 }

@@ -1,8 +1,8 @@
 package dev.flatdump.job;
 
 import dev.flatdump.FlatdumpException;
-import dev.flatdump.artifact.AtomicFiles;
 import dev.flatdump.artifact.ArtifactException;
+import dev.flatdump.artifact.AtomicFiles;
 import dev.flatdump.artifact.RejectsWriter;
 import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.artifact.ShardWriter;
@@ -14,8 +14,8 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
-import org.springframework.batch.core.step.StepContribution;
 import org.springframework.batch.core.scope.context.ChunkContext;
+import org.springframework.batch.core.step.StepContribution;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.item.ItemStream;
@@ -25,9 +25,9 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * {@code exportStep}: streams records from the reader into FlatBuffers shards and rejects.
  *
  * <p>One call of {@link #execute} fills one shard (or reaches the end). Spring Batch commits after
- * each call, saving the reader's last {@code _id} and this tasklet's state together, at a moment when
- * every record up to that {@code _id} is in a durable shard file or in {@code rejects.jsonl}. A
- * restart therefore re-reads only the records of the shard that was being built, and rebuilds it
+ * each call, saving the reader's last {@code _id} and this tasklet's state together, at a moment
+ * when every record up to that {@code _id} is in a durable shard file or in {@code rejects.jsonl}.
+ * A restart therefore re-reads only the records of the shard that was being built, and rebuilds it
  * byte for byte. Keys are prefixed {@code organizationsWriter.}.
  */
 final class ExportTasklet implements Tasklet, ItemStream {
@@ -48,7 +48,8 @@ final class ExportTasklet implements Tasklet, ItemStream {
   private long exported;
   private long rejectsLength;
 
-  ExportTasklet(OrgItemReader reader, ExportOptions options, int initialCapacity, Progress progress) {
+  ExportTasklet(
+      OrgItemReader reader, ExportOptions options, int initialCapacity, Progress progress) {
     this.reader = reader;
     this.options = options;
     this.initialCapacity = initialCapacity;
@@ -72,7 +73,8 @@ final class ExportTasklet implements Tasklet, ItemStream {
     exported = ctx.getLong(EXPORTED, 0L);
     rejectsLength = ctx.getLong(REJECTS_LENGTH, 0L);
     shards =
-        new ShardWriter(staging, options.dedup(), options.shardSize(), initialCapacity, done, stats);
+        new ShardWriter(
+            staging, options.dedup(), options.shardSize(), initialCapacity, done, stats);
     rejects = new RejectsWriter(staging, rejectsLength, ctx.getLong(REJECTED, 0L));
     progress.resume(exported + rejects.count());
   }
@@ -96,14 +98,18 @@ final class ExportTasklet implements Tasklet, ItemStream {
           contribution.incrementFilterCount();
           if (options.maxRejects() >= 0 && rejects.count() > options.maxRejects()) {
             throw new FlatdumpException(
-                rejects.count() + " documents rejected, more than --max-rejects "
-                    + options.maxRejects() + "; see " + options.staging().resolve(RejectsWriter.FILE_NAME));
+                rejects.count()
+                    + " documents rejected, more than --max-rejects "
+                    + options.maxRejects()
+                    + "; see "
+                    + options.staging().resolve(RejectsWriter.FILE_NAME));
           }
         }
       }
       shards.finish();
       List<ShardFile> finalShards = finalNames(shards.shards());
-      var jobCtx = chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
+      var jobCtx =
+          chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
       jobCtx.putString(JobState.SHARDS, JobState.shards(finalShards));
       jobCtx.putString(JobState.DEDUP_STATS, JobState.stats(shards.stats()));
       jobCtx.putLong(JobState.EXPORTED, exported);

@@ -6,8 +6,8 @@ import java.util.function.Consumer;
 
 /**
  * What a job run gets from its launcher besides its parameters: the MongoDB client (which holds the
- * credentials, so they never reach the job repository), the job repository's JDBC URL and a sink for
- * progress lines.
+ * credentials, so they never reach the job repository), the job repository's JDBC URL and a sink
+ * for progress lines.
  *
  * @param mongo the client; the launcher closes it after the run
  * @param jobRepositoryUrl a JDBC URL

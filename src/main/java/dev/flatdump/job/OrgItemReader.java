@@ -14,10 +14,10 @@ import org.springframework.batch.infrastructure.item.ItemStreamException;
 import org.springframework.batch.infrastructure.item.ItemStreamReader;
 
 /**
- * The restartable reader: a thin ItemStream adapter around {@link MongoOrgSource}. It saves the last
- * {@code _id} it returned under {@code organizationsReader.lastId} (canonical Extended JSON, so the
- * BSON type survives) and resumes after it. The step saves that key only when everything up to it is
- * durable, so a restart neither skips nor repeats a document.
+ * The restartable reader: a thin ItemStream adapter around {@link MongoOrgSource}. It saves the
+ * last {@code _id} it returned under {@code organizationsReader.lastId} (canonical Extended JSON,
+ * so the BSON type survives) and resumes after it. The step saves that key only when everything up
+ * to it is durable, so a restart neither skips nor repeats a document.
  */
 final class OrgItemReader implements ItemStreamReader<SourceRecord> {
 
@@ -32,7 +32,9 @@ final class OrgItemReader implements ItemStreamReader<SourceRecord> {
   private MongoOrgSource source;
 
   OrgItemReader(
-      MongoCollection<RawBsonDocument> collection, BsonDocument query, MongoOrgSource.Settings settings) {
+      MongoCollection<RawBsonDocument> collection,
+      BsonDocument query,
+      MongoOrgSource.Settings settings) {
     this.collection = Objects.requireNonNull(collection, "collection");
     this.query = Objects.requireNonNull(query, "query");
     this.settings = Objects.requireNonNull(settings, "settings");

@@ -20,8 +20,9 @@ import org.springframework.transaction.PlatformTransactionManager;
  * {@code organizationsExportJob}: {@code exportStep} → {@code compressStep} → {@code reportStep}.
  * Only composes builders; the work is in the tasklets and the plain-Java stages they call.
  *
- * <p>One context runs one job execution, so the beans are built from the run's {@link ExportOptions}
- * directly; the same options are the job's parameters, which is what makes a rerun a restart.
+ * <p>One context runs one job execution, so the beans are built from the run's {@link
+ * ExportOptions} directly; the same options are the job's parameters, which is what makes a rerun a
+ * restart.
  */
 @Configuration(proxyBeanMethods = false)
 @Import(BatchInfrastructureConfiguration.class)
@@ -30,7 +31,8 @@ class OrganizationsExportJobConfiguration {
   static final String JOB_NAME = "organizationsExportJob";
 
   @Bean
-  Job organizationsExportJob(JobRepository jobRepository, Step exportStep, Step compressStep, Step reportStep) {
+  Job organizationsExportJob(
+      JobRepository jobRepository, Step exportStep, Step compressStep, Step reportStep) {
     return new JobBuilder(JOB_NAME, jobRepository)
         .start(exportStep)
         .next(compressStep)
@@ -45,30 +47,42 @@ class OrganizationsExportJobConfiguration {
       ExportOptions options,
       JobRuntime runtime) {
     MongoCollection<RawBsonDocument> collection =
-        runtime.mongo().getDatabase(options.database()).getCollection(options.collection(), RawBsonDocument.class);
+        runtime
+            .mongo()
+            .getDatabase(options.database())
+            .getCollection(options.collection(), RawBsonDocument.class);
     var reader =
         new OrgItemReader(
             collection,
             BsonDocument.parse(options.query()),
             new MongoOrgSource.Settings(options.batchSize(), 5, Duration.ofSeconds(1)));
     CollectionStats stats = CollectionStats.read(runtime.mongo(), collection);
-    var progress = new Progress("exportStep", stats.count(), Duration.ofSeconds(5), runtime.progress(), System::nanoTime);
+    var progress =
+        new Progress(
+            "exportStep",
+            stats.count(),
+            Duration.ofSeconds(5),
+            runtime.progress(),
+            System::nanoTime);
     var tasklet = new ExportTasklet(reader, options, initialCapacity(stats, options), progress);
     return new StepBuilder("exportStep", jobRepository)
-        .tasklet(tasklet, tm)
-        .stream(reader)
-        .stream(tasklet)
+        .tasklet(tasklet, tm).stream(reader).stream(tasklet).build();
+  }
+
+  @Bean
+  Step compressStep(
+      JobRepository jobRepository, PlatformTransactionManager tm, ExportOptions options) {
+    return new StepBuilder("compressStep", jobRepository)
+        .tasklet(new CompressTasklet(options), tm)
         .build();
   }
 
   @Bean
-  Step compressStep(JobRepository jobRepository, PlatformTransactionManager tm, ExportOptions options) {
-    return new StepBuilder("compressStep", jobRepository).tasklet(new CompressTasklet(options), tm).build();
-  }
-
-  @Bean
   Step reportStep(
-      JobRepository jobRepository, PlatformTransactionManager tm, ExportOptions options, JobRuntime runtime) {
+      JobRepository jobRepository,
+      PlatformTransactionManager tm,
+      ExportOptions options,
+      JobRuntime runtime) {
     return new StepBuilder("reportStep", jobRepository)
         .tasklet(new ReportTasklet(options, runtime), tm)
         .build();

@@ -22,7 +22,12 @@ final class Progress {
   private long startNanos;
   private long lastPrintNanos;
 
-  Progress(String step, long estimatedTotal, Duration interval, Consumer<String> sink, LongSupplier nanoClock) {
+  Progress(
+      String step,
+      long estimatedTotal,
+      Duration interval,
+      Consumer<String> sink,
+      LongSupplier nanoClock) {
     this.step = step;
     this.estimatedTotal = estimatedTotal;
     this.interval = interval;
@@ -59,10 +64,15 @@ final class Progress {
   String line(long now) {
     double seconds = Math.max(1e-9, (now - startNanos) / 1e9);
     double rate = (done - startDone) / seconds;
-    StringBuilder sb = new StringBuilder(step).append(": ").append(String.format(Locale.ROOT, "%,d", done));
+    StringBuilder sb =
+        new StringBuilder(step).append(": ").append(String.format(Locale.ROOT, "%,d", done));
     if (estimatedTotal > 0) {
-      sb.append(String.format(Locale.ROOT, " / ~%,d documents (%.0f%%)", estimatedTotal,
-          Math.min(100.0, 100.0 * done / estimatedTotal)));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              " / ~%,d documents (%.0f%%)",
+              estimatedTotal,
+              Math.min(100.0, 100.0 * done / estimatedTotal)));
     } else {
       sb.append(" documents");
     }

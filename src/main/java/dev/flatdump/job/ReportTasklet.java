@@ -37,9 +37,9 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
- * {@code reportStep}: reads MongoDB's own figures (after {@code {fsync: 1}}), measures the
- * {@code --compare} baselines from the staged shards, writes the size report, then publishes the
- * export: every file renamed into the output directory, {@code manifest.json} last.
+ * {@code reportStep}: reads MongoDB's own figures (after {@code {fsync: 1}}), measures the {@code
+ * --compare} baselines from the staged shards, writes the size report, then publishes the export:
+ * every file renamed into the output directory, {@code manifest.json} last.
  */
 final class ReportTasklet implements Tasklet {
 
@@ -88,7 +88,10 @@ final class ReportTasklet implements Tasklet {
                 mongo.avgObjSize()),
             files.stream()
                 .filter(f -> SizeReport.Artifact.FORMATS.contains(f.format()))
-                .map(f -> new SizeReport.Artifact(f.name(), f.format(), f.bytes(), f.sha256(), f.shard()))
+                .map(
+                    f ->
+                        new SizeReport.Artifact(
+                            f.name(), f.format(), f.bytes(), f.sha256(), f.shard()))
                 .toList(),
             baselines,
             stats,
@@ -113,7 +116,8 @@ final class ReportTasklet implements Tasklet {
             Manifest.FORMAT_VERSION,
             SchemaInfo.current(),
             new Manifest.Source(options.database(), options.collection(), options.query()),
-            new Manifest.Options(options.dedup().toString(), options.compress(), options.shardSize()),
+            new Manifest.Options(
+                options.dedup().toString(), options.compress(), options.shardSize()),
             new Manifest.Counts(exported + rejected, exported, rejected),
             files,
             started,
@@ -152,14 +156,18 @@ final class ReportTasklet implements Tasklet {
       }
       Instant start = instant(s.getStartTime());
       Instant end = s.getEndTime() == null ? now : instant(s.getEndTime());
-      steps.add(new SizeReport.Step(s.getStepName(), Math.max(0, end.toEpochMilli() - start.toEpochMilli())));
+      steps.add(
+          new SizeReport.Step(
+              s.getStepName(), Math.max(0, end.toEpochMilli() - start.toEpochMilli())));
     }
     return steps;
   }
 
   private static double docsPerSecond(JobExecution job, long exported) {
     for (StepExecution s : job.getStepExecutions()) {
-      if (s.getStepName().equals("exportStep") && s.getStartTime() != null && s.getEndTime() != null) {
+      if (s.getStepName().equals("exportStep")
+          && s.getStartTime() != null
+          && s.getEndTime() != null) {
         long ms = instant(s.getEndTime()).toEpochMilli() - instant(s.getStartTime()).toEpochMilli();
         return ms <= 0 ? 0.0 : s.getWriteCount() * 1000.0 / ms;
       }
@@ -186,7 +194,8 @@ final class ReportTasklet implements Tasklet {
     try {
       return Files.size(p);
     } catch (java.io.IOException e) {
-      throw new dev.flatdump.artifact.ArtifactException("cannot stat " + p + ": " + e.getMessage(), e);
+      throw new dev.flatdump.artifact.ArtifactException(
+          "cannot stat " + p + ": " + e.getMessage(), e);
     }
   }
 }

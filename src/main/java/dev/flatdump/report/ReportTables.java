@@ -75,7 +75,7 @@ final class ReportTables {
         rows.isEmpty()
             ? "No artifacts were written."
             : "Ratios are artifact bytes / MongoDB size and / storageSize; full SHA-256 in"
-                  + " report.json.";
+                + " report.json.";
     return new Table(
         "Artifacts",
         List.of(
@@ -112,7 +112,7 @@ final class ReportTables {
         rows.isEmpty()
             ? "No baselines were measured (run with --compare plain,strings,protobuf,json)."
             : "The same orgs in other encodings; \"vs flatdump\" is raw bytes / our FlatBuffers"
-                  + " bytes.";
+                + " bytes.";
     return new Table(
         "Baselines",
         List.of(

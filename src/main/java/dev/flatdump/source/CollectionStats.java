@@ -35,9 +35,9 @@ public record CollectionStats(
   private static final Pattern BLOCK_COMPRESSOR = Pattern.compile("block_compressor=(\\w*)");
 
   /**
-   * Flushes MongoDB's data files with {@code {fsync: 1}} (the storage figures lag until a checkpoint),
-   * then reads {@code $collStats}. A user without the fsync privilege still gets figures, marked not
-   * flushed.
+   * Flushes MongoDB's data files with {@code {fsync: 1}} (the storage figures lag until a
+   * checkpoint), then reads {@code $collStats}. A user without the fsync privilege still gets
+   * figures, marked not flushed.
    */
   public static CollectionStats read(MongoClient client, MongoCollection<?> collection) {
     boolean flushed = true;

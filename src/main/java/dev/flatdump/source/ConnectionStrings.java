@@ -20,7 +20,9 @@ public final class ConnectionStrings {
 
   private ConnectionStrings() {}
 
-  /** The URI with any password or secret query parameter replaced by {@code ***}; the user stays. */
+  /**
+   * The URI with any password or secret query parameter replaced by {@code ***}; the user stays.
+   */
   public static String mask(String uri) {
     if (uri == null) {
       return null;
@@ -39,8 +41,8 @@ public final class ConnectionStrings {
   }
 
   /**
-   * The server list of a connection string as {@code host:port} with the default port filled in
-   * (so {@code localhost} and {@code localhost:27017} name the same source): safe to store.
+   * The server list of a connection string as {@code host:port} with the default port filled in (so
+   * {@code localhost} and {@code localhost:27017} name the same source): safe to store.
    */
   public static String hosts(String uri) {
     try {

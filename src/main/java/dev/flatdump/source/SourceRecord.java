@@ -11,7 +11,10 @@ import org.bson.BsonValue;
  */
 public sealed interface SourceRecord {
 
-  /** The document's {@code _id}; the checkpoint after this record. Null only for a rejected document without one. */
+  /**
+   * The document's {@code _id}; the checkpoint after this record. Null only for a rejected document
+   * without one.
+   */
   BsonValue id();
 
   /** A document that decoded into an organization. */

@@ -35,11 +35,20 @@ class ExportCommandIT {
     new SampleWriter(500, coll::insertMany).write(new OrgGenerator(profile, seed), orgs, n -> {});
   }
 
-  static CliRun export(MongoServer server, MongoDatabase db, String collection, Path out, String... extra) {
+  static CliRun export(
+      MongoServer server, MongoDatabase db, String collection, Path out, String... extra) {
     List<String> args =
         new ArrayList<>(
-            List.of("export", "--uri", server.uri(), "--db", db.getName(), "--collection", collection,
-                "--out", out.toString()));
+            List.of(
+                "export",
+                "--uri",
+                server.uri(),
+                "--db",
+                db.getName(),
+                "--collection",
+                collection,
+                "--out",
+                out.toString()));
     args.addAll(List.of(extra));
     return CliRun.of(args.toArray(String[]::new));
   }
@@ -51,7 +60,8 @@ class ExportCommandIT {
   @Nested
   class Profiles {
     @Test
-    void exportOfEachProfileVerifiesClean(MongoServer server, MongoDatabase db, @TempDir Path tmp) throws Exception {
+    void exportOfEachProfileVerifiesClean(MongoServer server, MongoDatabase db, @TempDir Path tmp)
+        throws Exception {
       for (Profile profile : Profile.values()) {
         String coll = "orgs_" + profile.name().toLowerCase();
         generate(db, coll, profile, 7, 1500);
@@ -59,7 +69,16 @@ class ExportCommandIT {
         CliRun run = export(server, db, coll, out);
         assertThat(run.exitCode()).as(run.toString()).isZero();
 
-        CliRun verify = CliRun.of("verify", "--uri", server.uri(), "--db", db.getName(), "--collection", coll, out.toString());
+        CliRun verify =
+            CliRun.of(
+                "verify",
+                "--uri",
+                server.uri(),
+                "--db",
+                db.getName(),
+                "--collection",
+                coll,
+                out.toString());
         assertThat(verify.exitCode()).as(verify.toString()).isZero();
         assertThat(verify.out()).contains("1,500 documents agree");
 
@@ -71,14 +90,22 @@ class ExportCommandIT {
     }
 
     @Test
-    void manifestListsEveryFileWithItsRealChecksum(MongoServer server, MongoDatabase db, @TempDir Path out) {
+    void manifestListsEveryFileWithItsRealChecksum(
+        MongoServer server, MongoDatabase db, @TempDir Path out) {
       generate(db, "orgs", Profile.REALISTIC, 3, 300);
       assertThat(export(server, db, "orgs", out).exitCode()).isZero();
       Manifest m = Manifest.read(out.resolve("manifest.json"));
       assertThat(m.counts().read()).isEqualTo(300);
-      assertThat(m.files()).extracting(f -> f.name())
-          .contains("organizations.fb", "organizations.fb.gz", "organizations.fb.zst", "rejects.jsonl",
-              "report.json", "report.md", "report.html");
+      assertThat(m.files())
+          .extracting(f -> f.name())
+          .contains(
+              "organizations.fb",
+              "organizations.fb.gz",
+              "organizations.fb.zst",
+              "rejects.jsonl",
+              "report.json",
+              "report.md",
+              "report.html");
       for (var f : m.files()) {
         assertThat(Checksums.sha256(out.resolve(f.name()))).as(f.name()).isEqualTo(f.sha256());
       }
@@ -89,7 +116,8 @@ class ExportCommandIT {
   @Nested
   class Dedup {
     @Test
-    void eachDedupKindShrinksTheRealisticArtifact(MongoServer server, MongoDatabase db, @TempDir Path tmp) throws Exception {
+    void eachDedupKindShrinksTheRealisticArtifact(
+        MongoServer server, MongoDatabase db, @TempDir Path tmp) throws Exception {
       generate(db, "orgs", Profile.REALISTIC, 11, 2000);
       long[] sizes = new long[3];
       String[] modes = {"none", "strings", "strings,attributes"};
@@ -104,7 +132,8 @@ class ExportCommandIT {
     }
 
     @Test
-    void reportHasTheRequiredKeysAndBaselines(MongoServer server, MongoDatabase db, @TempDir Path out) throws Exception {
+    void reportHasTheRequiredKeysAndBaselines(
+        MongoServer server, MongoDatabase db, @TempDir Path out) throws Exception {
       generate(db, "orgs", Profile.REALISTIC, 5, 800);
       CliRun run = export(server, db, "orgs", out, "--compare", "plain,strings,protobuf,json");
       assertThat(run.exitCode()).as(run.toString()).isZero();
@@ -147,7 +176,8 @@ class ExportCommandIT {
   @Nested
   class Shards {
     @Test
-    void tinyShardSizeSplitsTheExportIntoOrderedShards(MongoServer server, MongoDatabase db, @TempDir Path out) {
+    void tinyShardSizeSplitsTheExportIntoOrderedShards(
+        MongoServer server, MongoDatabase db, @TempDir Path out) {
       generate(db, "orgs", Profile.ARTICLE, 9, 600);
       CliRun run = export(server, db, "orgs", out, "--shard-size", "64KiB");
       assertThat(run.exitCode()).as(run.toString()).isZero();
@@ -160,11 +190,23 @@ class ExportCommandIT {
       assertThat(out.resolve("organizations.fb")).doesNotExist();
       List<Org> actual = new ArrayList<>();
       OrgArtifact.open(out).forEach(actual::add);
-      assertThat(actual).isEqualTo(new OrgGenerator(Profile.ARTICLE, 9).stream().limit(600).toList());
+      assertThat(actual)
+          .isEqualTo(new OrgGenerator(Profile.ARTICLE, 9).stream().limit(600).toList());
 
       CliRun inspect = CliRun.of("inspect", out.toString());
-      assertThat(inspect.out()).contains("total  600 organizations").contains(m.shards().size() + " shards");
-      CliRun verify = CliRun.of("verify", "--uri", server.uri(), "--db", db.getName(), "--collection", "orgs", out.toString());
+      assertThat(inspect.out())
+          .contains("total  600 organizations")
+          .contains(m.shards().size() + " shards");
+      CliRun verify =
+          CliRun.of(
+              "verify",
+              "--uri",
+              server.uri(),
+              "--db",
+              db.getName(),
+              "--collection",
+              "orgs",
+              out.toString());
       assertThat(verify.exitCode()).as(verify.toString()).isZero();
     }
   }
@@ -177,19 +219,42 @@ class ExportCommandIT {
       assertThat(missing.exitCode()).isEqualTo(2);
       assertThat(missing.err()).contains("Missing required options");
 
-      CliRun badDedup = CliRun.of("export", "--uri", server.uri(), "--db", "d", "--collection", "c",
-          "--out", out.toString(), "--dedup", "strings,tables");
+      CliRun badDedup =
+          CliRun.of(
+              "export",
+              "--uri",
+              server.uri(),
+              "--db",
+              "d",
+              "--collection",
+              "c",
+              "--out",
+              out.toString(),
+              "--dedup",
+              "strings,tables");
       assertThat(badDedup.exitCode()).isEqualTo(2);
       assertThat(badDedup.err()).contains("tables");
 
-      CliRun badSize = CliRun.of("export", "--uri", server.uri(), "--db", "d", "--collection", "c",
-          "--out", out.toString(), "--shard-size", "3GiB");
+      CliRun badSize =
+          CliRun.of(
+              "export",
+              "--uri",
+              server.uri(),
+              "--db",
+              "d",
+              "--collection",
+              "c",
+              "--out",
+              out.toString(),
+              "--shard-size",
+              "3GiB");
       assertThat(badSize.exitCode()).isEqualTo(2);
       assertThat(badSize.err()).contains("shard size");
     }
 
     @Test
-    void missingCollectionFailsWithExitOne(MongoServer server, MongoDatabase db, @TempDir Path out) {
+    void missingCollectionFailsWithExitOne(
+        MongoServer server, MongoDatabase db, @TempDir Path out) {
       CliRun run = export(server, db, "nope", out);
       assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
       assertThat(run.err()).contains("collection " + db.getName() + ".nope does not exist");
@@ -197,24 +262,54 @@ class ExportCommandIT {
 
     @Test
     void passwordNeverAppearsInOutputOrFiles(
-        MongoServer server, com.mongodb.client.MongoClient client, MongoDatabase db, @TempDir Path out)
+        MongoServer server,
+        com.mongodb.client.MongoClient client,
+        MongoDatabase db,
+        @TempDir Path out)
         throws Exception {
       generate(db, "orgs", Profile.REALISTIC, 1, 50);
       String user = "reader_" + db.getName();
-      client.getDatabase("admin").runCommand(new org.bson.Document("createUser", user)
-          .append("pwd", "s3cr3tPa55").append("roles", List.of(new org.bson.Document("role", "root").append("db", "admin"))));
+      client
+          .getDatabase("admin")
+          .runCommand(
+              new org.bson.Document("createUser", user)
+                  .append("pwd", "s3cr3tPa55")
+                  .append(
+                      "roles",
+                      List.of(new org.bson.Document("role", "root").append("db", "admin"))));
       String uri = server.uri().replace("mongodb://", "mongodb://" + user + ":s3cr3tPa55@");
-      CliRun run = CliRun.of("export", "--uri", uri, "--db", db.getName(), "--collection", "orgs", "--out", out.toString());
+      CliRun run =
+          CliRun.of(
+              "export",
+              "--uri",
+              uri,
+              "--db",
+              db.getName(),
+              "--collection",
+              "orgs",
+              "--out",
+              out.toString());
       assertThat(run.exitCode()).as(run.toString()).isZero();
       assertThat(run.toString()).doesNotContain("s3cr3tPa55").contains(user + ":***@");
-      CliRun wrong = CliRun.of("export", "--uri", uri.replace("s3cr3tPa55", "wr0ngPa55"), "--db", db.getName(),
-          "--collection", "orgs", "--out", out.resolve("x").toString());
+      CliRun wrong =
+          CliRun.of(
+              "export",
+              "--uri",
+              uri.replace("s3cr3tPa55", "wr0ngPa55"),
+              "--db",
+              db.getName(),
+              "--collection",
+              "orgs",
+              "--out",
+              out.resolve("x").toString());
       assertThat(wrong.exitCode()).as(wrong.toString()).isEqualTo(1);
       assertThat(wrong.toString()).doesNotContain("wr0ngPa55");
       try (var files = Files.walk(out)) {
         for (Path p : files.filter(Files::isRegularFile).toList()) {
-          assertThat(new String(Files.readAllBytes(p), java.nio.charset.StandardCharsets.ISO_8859_1))
-              .as(p.toString()).doesNotContain("s3cr3tPa55");
+          assertThat(
+                  new String(Files.readAllBytes(p), java.nio.charset.StandardCharsets.ISO_8859_1))
+              .as(p.toString())
+              .doesNotContain("s3cr3tPa55");
         }
       }
     }

@@ -27,11 +27,12 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(MongoDbExtension.class)
 class ExportCrashRecoveryIT {
 
-  private static final Path JAR = Path.of(System.getProperty("flatdump.jar", "target/flatdump.jar"));
+  private static final Path JAR =
+      Path.of(System.getProperty("flatdump.jar", "target/flatdump.jar"));
 
   @Test
-  void rerunAfterSigkillCompletesWithIdenticalArtifacts(MongoServer server, MongoDatabase db, @TempDir Path tmp)
-      throws Exception {
+  void rerunAfterSigkillCompletesWithIdenticalArtifacts(
+      MongoServer server, MongoDatabase db, @TempDir Path tmp) throws Exception {
     ExportCommandIT.generate(db, "orgs", Profile.ARTICLE, 21, 6000);
     Path clean = tmp.resolve("clean");
     Path crashed = tmp.resolve("crashed");
@@ -40,21 +41,42 @@ class ExportCrashRecoveryIT {
     CliRun reference = ExportCommandIT.export(server, db, "orgs", clean, options);
     assertThat(reference.exitCode()).as(reference.toString()).isZero();
 
-    List<String> cmd = new ArrayList<>(List.of(javaBin(), "-jar", JAR.toString(), "export", "--uri", server.uri(),
-        "--db", db.getName(), "--collection", "orgs", "--out", crashed.toString()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                javaBin(),
+                "-jar",
+                JAR.toString(),
+                "export",
+                "--uri",
+                server.uri(),
+                "--db",
+                db.getName(),
+                "--collection",
+                "orgs",
+                "--out",
+                crashed.toString()));
     cmd.addAll(List.of(options));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(tmp.resolve("killed-run.log").toFile()).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(tmp.resolve("killed-run.log").toFile())
+            .start();
     Path thirdShard = crashed.resolve(".flatdump/staging/organizations-00002.fb");
     Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
     while (!Files.exists(thirdShard) && p.isAlive() && Instant.now().isBefore(deadline)) {
       Thread.sleep(10);
     }
-    assertThat(p.isAlive()).as("the run was still exporting when killed; log:\n"
-        + Files.readString(tmp.resolve("killed-run.log"))).isTrue();
+    assertThat(p.isAlive())
+        .as(
+            "the run was still exporting when killed; log:\n"
+                + Files.readString(tmp.resolve("killed-run.log")))
+        .isTrue();
     p.destroyForcibly(); // SIGKILL on Linux: no shutdown hooks, no cleanup
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    assertThat(crashed.resolve("manifest.json")).as("nothing is published by a killed run").doesNotExist();
+    assertThat(crashed.resolve("manifest.json"))
+        .as("nothing is published by a killed run")
+        .doesNotExist();
 
     CliRun rerun = ExportCommandIT.export(server, db, "orgs", crashed, options);
     assertThat(rerun.exitCode()).as(rerun.toString()).isZero();
@@ -63,15 +85,21 @@ class ExportCrashRecoveryIT {
     Manifest expected = Manifest.read(clean.resolve("manifest.json"));
     Manifest actual = Manifest.read(crashed.resolve("manifest.json"));
     assertThat(actual.counts()).isEqualTo(expected.counts());
-    List<String> dataFiles = expected.files().stream()
-        .filter(f -> List.of("flatbuffers", "gzip", "zstd", "jsonl").contains(f.format()))
-        .map(f -> f.name()).toList();
+    List<String> dataFiles =
+        expected.files().stream()
+            .filter(f -> List.of("flatbuffers", "gzip", "zstd", "jsonl").contains(f.format()))
+            .map(f -> f.name())
+            .toList();
     assertThat(dataFiles).hasSizeGreaterThan(9);
     for (String name : dataFiles) {
-      assertThat(Checksums.sha256(crashed.resolve(name))).as(name).isEqualTo(Checksums.sha256(clean.resolve(name)));
+      assertThat(Checksums.sha256(crashed.resolve(name)))
+          .as(name)
+          .isEqualTo(Checksums.sha256(clean.resolve(name)));
     }
     try (Stream<Path> files = Files.list(crashed)) {
-      assertThat(files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".tmp")).toList()).isEmpty();
+      assertThat(
+              files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".tmp")).toList())
+          .isEmpty();
     }
   }
 
@@ -83,7 +111,8 @@ class ExportCrashRecoveryIT {
     CliRun again = ExportCommandIT.export(server, db, "orgs", out, options);
     assertThat(again.exitCode()).as(again.toString()).isZero();
     assertThat(again.err()).contains("already completed");
-    CliRun fresh = ExportCommandIT.export(server, db, "orgs", out, "--run-date", "2026-01-03", "--new-run");
+    CliRun fresh =
+        ExportCommandIT.export(server, db, "orgs", out, "--run-date", "2026-01-03", "--new-run");
     assertThat(fresh.exitCode()).as(fresh.toString()).isZero();
     assertThat(fresh.out()).contains("Read 100 documents");
   }

@@ -23,30 +23,52 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The committed sample data through load and export: rejects with reasons, and an independent reader. */
+/**
+ * The committed sample data through load and export: rejects with reasons, and an independent
+ * reader.
+ */
 @ExtendWith(MongoDbExtension.class)
 class SampleDataExportIT {
 
-  private static final Path SAMPLES = Path.of(System.getProperty("flatdump.basedir", ".")).resolve("sample-data");
+  private static final Path SAMPLES =
+      Path.of(System.getProperty("flatdump.basedir", ".")).resolve("sample-data");
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private static void load(MongoServer server, MongoDatabase db, String file) {
-    CliRun run = CliRun.of("load", SAMPLES.resolve(file).toString(), "--uri", server.uri(), "--db", db.getName(),
-        "--collection", "orgs");
+    CliRun run =
+        CliRun.of(
+            "load",
+            SAMPLES.resolve(file).toString(),
+            "--uri",
+            server.uri(),
+            "--db",
+            db.getName(),
+            "--collection",
+            "orgs");
     assertThat(run.exitCode()).as(run.toString()).isZero();
   }
 
   @Test
-  void malformedSampleDocumentsLandInRejectsWithTheirReasons(MongoServer server, MongoDatabase db, @TempDir Path out)
-      throws Exception {
+  void malformedSampleDocumentsLandInRejectsWithTheirReasons(
+      MongoServer server, MongoDatabase db, @TempDir Path out) throws Exception {
     load(server, db, "edge-cases.jsonl");
     load(server, db, "malformed.jsonl");
-    CliRun run = CliRun.of("export", "--uri", server.uri(), "--db", db.getName(), "--collection", "orgs",
-        "--out", out.toString());
+    CliRun run =
+        CliRun.of(
+            "export",
+            "--uri",
+            server.uri(),
+            "--db",
+            db.getName(),
+            "--collection",
+            "orgs",
+            "--out",
+            out.toString());
     assertThat(run.exitCode()).as(run.toString()).isZero();
 
     Map<String, String> expected = new HashMap<>();
-    for (String line : Files.readAllLines(SAMPLES.resolve("malformed.jsonl"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(SAMPLES.resolve("malformed.jsonl"), StandardCharsets.UTF_8)) {
       if (!line.isBlank()) {
         BsonDocument d = BsonDocument.parse(line);
         expected.put(d.get("_id").asString().getValue(), d.getString("expect").getValue());
@@ -55,25 +77,49 @@ class SampleDataExportIT {
     Map<String, String> actual = new HashMap<>();
     for (String line : Files.readAllLines(out.resolve("rejects.jsonl"), StandardCharsets.UTF_8)) {
       JsonNode n = JSON.readTree(line);
-      actual.put(n.get("_id").asString(), n.get("field").asString() + ": " + n.get("reason").asString());
+      actual.put(
+          n.get("_id").asString(), n.get("field").asString() + ": " + n.get("reason").asString());
     }
     assertThat(actual).isEqualTo(expected);
 
-    long edgeCases = Files.readAllLines(SAMPLES.resolve("edge-cases.jsonl")).stream().filter(l -> !l.isBlank()).count();
+    long edgeCases =
+        Files.readAllLines(SAMPLES.resolve("edge-cases.jsonl")).stream()
+            .filter(l -> !l.isBlank())
+            .count();
     JsonNode report = JSON.readTree(Files.readString(out.resolve("report.json")));
     assertThat(report.at("/records/rejected").asLong()).isEqualTo(expected.size());
     assertThat(report.at("/records/exported").asLong()).isEqualTo(edgeCases);
     assertThat(report.at("/records/read").asLong()).isEqualTo(edgeCases + expected.size());
 
-    CliRun verify = CliRun.of("verify", "--uri", server.uri(), "--db", db.getName(), "--collection", "orgs", out.toString());
+    CliRun verify =
+        CliRun.of(
+            "verify",
+            "--uri",
+            server.uri(),
+            "--db",
+            db.getName(),
+            "--collection",
+            "orgs",
+            out.toString());
     assertThat(verify.exitCode()).as(verify.toString()).isZero();
   }
 
   @Test
   void maxRejectsFailsTheJobOnceExceeded(MongoServer server, MongoDatabase db, @TempDir Path out) {
     load(server, db, "malformed.jsonl");
-    CliRun run = CliRun.of("export", "--uri", server.uri(), "--db", db.getName(), "--collection", "orgs",
-        "--out", out.toString(), "--max-rejects", "2");
+    CliRun run =
+        CliRun.of(
+            "export",
+            "--uri",
+            server.uri(),
+            "--db",
+            db.getName(),
+            "--collection",
+            "orgs",
+            "--out",
+            out.toString(),
+            "--max-rejects",
+            "2");
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
     assertThat(run.err()).contains("more than --max-rejects 2");
     assertThat(out.resolve("manifest.json")).doesNotExist();
@@ -81,25 +127,49 @@ class SampleDataExportIT {
   }
 
   @Test
-  void flatcReadsTheArtifactAsTheSameRecords(MongoServer server, MongoDatabase db, @TempDir Path out) throws Exception {
+  void flatcReadsTheArtifactAsTheSameRecords(
+      MongoServer server, MongoDatabase db, @TempDir Path out) throws Exception {
     load(server, db, "organizations.jsonl.gz");
     load(server, db, "edge-cases.jsonl");
-    CliRun run = CliRun.of("export", "--uri", server.uri(), "--db", db.getName(), "--collection", "orgs",
-        "--out", out.toString(), "--compress", "none");
+    CliRun run =
+        CliRun.of(
+            "export",
+            "--uri",
+            server.uri(),
+            "--db",
+            db.getName(),
+            "--collection",
+            "orgs",
+            "--out",
+            out.toString(),
+            "--compress",
+            "none");
     assertThat(run.exitCode()).as(run.toString()).isZero();
 
     Path flatc = Path.of(System.getProperty("flatdump.flatc"));
-    Path schema = Path.of(System.getProperty("flatdump.basedir")).resolve("schemas/organizations.fbs");
-    Process p = new ProcessBuilder(flatc.toString(), "--json", "--strict-json", "--defaults-json", "-o",
-        out.toString(), schema.toString(), "--", out.resolve("organizations.fb").toString())
-        .redirectErrorStream(true).start();
+    Path schema =
+        Path.of(System.getProperty("flatdump.basedir")).resolve("schemas/organizations.fbs");
+    Process p =
+        new ProcessBuilder(
+                flatc.toString(),
+                "--json",
+                "--strict-json",
+                "--defaults-json",
+                "-o",
+                out.toString(),
+                schema.toString(),
+                "--",
+                out.resolve("organizations.fb").toString())
+            .redirectErrorStream(true)
+            .start();
     String flatcOut = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(flatcOut).isZero();
 
     // flatc writes non-finite doubles as bare nan/inf/-inf, which is not JSON: quote them
-    String text = Files.readString(out.resolve("organizations.json"))
-        .replaceAll("(\"percent\":\\s*)(-?inf|[-+]?nan)", "$1\"$2\"");
+    String text =
+        Files.readString(out.resolve("organizations.json"))
+            .replaceAll("(\"percent\":\\s*)(-?inf|[-+]?nan)", "$1\"$2\"");
     JsonNode root = JSON.readTree(text);
     List<Org> ours = new ArrayList<>();
     OrgArtifact.open(out).forEach(ours::add);
@@ -123,12 +193,17 @@ class SampleDataExportIT {
         assertThat(ja.get("size").asInt()).isEqualTo(a.size());
         assertThat(ja.get("active").asBoolean()).isEqualTo(a.active());
         if (Double.isFinite(a.percent())) {
-          // flatc prints doubles with 12 decimals (tiny values as 0); exact bits are checked by verify
+          // flatc prints doubles with 12 decimals (tiny values as 0); exact bits are checked by
+          // verify
           assertThat(ja.get("percent").asDouble())
-              .isCloseTo(a.percent(), org.assertj.core.data.Offset.offset(Math.max(Math.abs(a.percent()) * 1e-11, 1e-12)));
+              .isCloseTo(
+                  a.percent(),
+                  org.assertj.core.data.Offset.offset(
+                      Math.max(Math.abs(a.percent()) * 1e-11, 1e-12)));
         } else {
           // flatc writes nan/inf as strings in strict JSON
-          assertThat(ja.get("percent").asString().toLowerCase()).contains(Double.isNaN(a.percent()) ? "nan" : "inf");
+          assertThat(ja.get("percent").asString().toLowerCase())
+              .contains(Double.isNaN(a.percent()) ? "nan" : "inf");
         }
       }
     }

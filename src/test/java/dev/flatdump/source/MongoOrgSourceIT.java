@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
+import dev.flatdump.testing.MongoDbExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,6 @@ import org.bson.BsonString;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
 import org.bson.types.ObjectId;
-import dev.flatdump.testing.MongoDbExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -33,7 +33,10 @@ class MongoOrgSourceIT {
         .append("attributes", new BsonArray());
   }
 
-  /** Mixed _id types: the index orders them number < string < ObjectId; $gt would only compare within a type. */
+  /**
+   * Mixed _id types: the index orders them number < string < ObjectId; $gt would only compare
+   * within a type.
+   */
   private static List<BsonDocument> mixedIds() {
     List<BsonDocument> docs = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -62,9 +65,14 @@ class MongoOrgSourceIT {
     List<BsonDocument> reversed = new ArrayList<>(docs);
     java.util.Collections.reverse(reversed);
     coll.insertMany(reversed);
-    try (var source = new MongoOrgSource(db.getCollection("orgs", RawBsonDocument.class), new BsonDocument(), null,
-        MongoOrgSource.Settings.DEFAULTS)) {
-      assertThat(ids(source)).containsExactlyElementsOf(docs.stream().map(d -> d.get("_id")).toList());
+    try (var source =
+        new MongoOrgSource(
+            db.getCollection("orgs", RawBsonDocument.class),
+            new BsonDocument(),
+            null,
+            MongoOrgSource.Settings.DEFAULTS)) {
+      assertThat(ids(source))
+          .containsExactlyElementsOf(docs.stream().map(d -> d.get("_id")).toList());
     }
   }
 
@@ -74,10 +82,16 @@ class MongoOrgSourceIT {
     db.getCollection("orgs", BsonDocument.class).insertMany(docs);
     for (int k = 0; k < docs.size(); k++) {
       BsonValue after = docs.get(k).get("_id");
-      try (var source = new MongoOrgSource(db.getCollection("orgs", RawBsonDocument.class), new BsonDocument(), after,
-          MongoOrgSource.Settings.DEFAULTS)) {
-        assertThat(ids(source)).as("after " + after)
-            .containsExactlyElementsOf(docs.subList(k + 1, docs.size()).stream().map(d -> d.get("_id")).toList());
+      try (var source =
+          new MongoOrgSource(
+              db.getCollection("orgs", RawBsonDocument.class),
+              new BsonDocument(),
+              after,
+              MongoOrgSource.Settings.DEFAULTS)) {
+        assertThat(ids(source))
+            .as("after " + after)
+            .containsExactlyElementsOf(
+                docs.subList(k + 1, docs.size()).stream().map(d -> d.get("_id")).toList());
       }
     }
   }
@@ -90,7 +104,9 @@ class MongoOrgSourceIT {
     }
     db.getCollection("orgs", BsonDocument.class).insertMany(docs);
     var settings = new MongoOrgSource.Settings(5, 3, Duration.ofMillis(10));
-    try (var source = new MongoOrgSource(db.getCollection("orgs", RawBsonDocument.class), new BsonDocument(), null, settings)) {
+    try (var source =
+        new MongoOrgSource(
+            db.getCollection("orgs", RawBsonDocument.class), new BsonDocument(), null, settings)) {
       List<BsonValue> seen = new ArrayList<>();
       for (int i = 0; i < 12; i++) {
         seen.add(source.next().id());
@@ -103,11 +119,19 @@ class MongoOrgSourceIT {
 
   private static void killAllCursors(MongoClient client, MongoDatabase db) {
     var admin = client.getDatabase("admin");
-    var cursors = admin
-        .aggregate(List.of(new BsonDocument("$currentOp", new BsonDocument("idleCursors", new org.bson.BsonBoolean(true))),
-            new BsonDocument("$match", new BsonDocument("type", new BsonString("idleCursor"))
-                .append("ns", new BsonString(db.getName() + ".orgs")))), BsonDocument.class)
-        .into(new ArrayList<>());
+    var cursors =
+        admin
+            .aggregate(
+                List.of(
+                    new BsonDocument(
+                        "$currentOp",
+                        new BsonDocument("idleCursors", new org.bson.BsonBoolean(true))),
+                    new BsonDocument(
+                        "$match",
+                        new BsonDocument("type", new BsonString("idleCursor"))
+                            .append("ns", new BsonString(db.getName() + ".orgs")))),
+                BsonDocument.class)
+            .into(new ArrayList<>());
     assertThat(cursors).as("an idle cursor to kill").isNotEmpty();
     BsonArray ids = new BsonArray();
     cursors.forEach(c -> ids.add(c.getDocument("cursor").get("cursorId")));
@@ -116,39 +140,60 @@ class MongoOrgSourceIT {
 
   @Test
   void rejectsDocumentsThatDoNotFitWithTheirReason(MongoDatabase db) {
-    db.getCollection("orgs", BsonDocument.class).insertMany(List.of(
-        org(new BsonInt32(1), "good"),
-        org(new BsonInt32(2), "bad").append("type", new BsonString("QUX")),
-        org(new BsonInt32(3), "good2")));
-    try (var source = new MongoOrgSource(db.getCollection("orgs", RawBsonDocument.class), new BsonDocument(), null,
-        MongoOrgSource.Settings.DEFAULTS)) {
+    db.getCollection("orgs", BsonDocument.class)
+        .insertMany(
+            List.of(
+                org(new BsonInt32(1), "good"),
+                org(new BsonInt32(2), "bad").append("type", new BsonString("QUX")),
+                org(new BsonInt32(3), "good2")));
+    try (var source =
+        new MongoOrgSource(
+            db.getCollection("orgs", RawBsonDocument.class),
+            new BsonDocument(),
+            null,
+            MongoOrgSource.Settings.DEFAULTS)) {
       List<SourceRecord> all = new ArrayList<>();
       source.forEachRemaining(all::add);
       assertThat(all).hasSize(3);
       assertThat(all.get(0)).isInstanceOf(SourceRecord.Accepted.class);
-      assertThat(all.get(1)).isInstanceOfSatisfying(SourceRecord.Rejected.class, r -> {
-        assertThat(r.reject().id()).isEqualTo(new BsonInt32(2));
-        assertThat(r.reject().field()).isEqualTo("type");
-        assertThat(r.reject().reason()).contains("QUX");
-      });
+      assertThat(all.get(1))
+          .isInstanceOfSatisfying(
+              SourceRecord.Rejected.class,
+              r -> {
+                assertThat(r.reject().id()).isEqualTo(new BsonInt32(2));
+                assertThat(r.reject().field()).isEqualTo("type");
+                assertThat(r.reject().reason()).contains("QUX");
+              });
       assertThat(all.get(2)).isInstanceOf(SourceRecord.Accepted.class);
     }
   }
 
   @Test
   void honoursTheQuery(MongoDatabase db) {
-    db.getCollection("orgs", BsonDocument.class).insertMany(List.of(
-        org(new BsonInt32(1), "a"), org(new BsonInt32(2), "b"), org(new BsonInt32(3), "a")));
-    try (var source = new MongoOrgSource(db.getCollection("orgs", RawBsonDocument.class),
-        BsonDocument.parse("{\"name\": \"a\"}"), null, MongoOrgSource.Settings.DEFAULTS)) {
+    db.getCollection("orgs", BsonDocument.class)
+        .insertMany(
+            List.of(
+                org(new BsonInt32(1), "a"),
+                org(new BsonInt32(2), "b"),
+                org(new BsonInt32(3), "a")));
+    try (var source =
+        new MongoOrgSource(
+            db.getCollection("orgs", RawBsonDocument.class),
+            BsonDocument.parse("{\"name\": \"a\"}"),
+            null,
+            MongoOrgSource.Settings.DEFAULTS)) {
       assertThat(ids(source)).containsExactly(new BsonInt32(1), new BsonInt32(3));
     }
   }
 
   @Test
   void closedSourceRefusesToRead(MongoDatabase db) {
-    var source = new MongoOrgSource(db.getCollection("orgs", RawBsonDocument.class), new BsonDocument(), null,
-        MongoOrgSource.Settings.DEFAULTS);
+    var source =
+        new MongoOrgSource(
+            db.getCollection("orgs", RawBsonDocument.class),
+            new BsonDocument(),
+            null,
+            MongoOrgSource.Settings.DEFAULTS);
     source.close();
     source.close();
     assertThatThrownBy(source::hasNext).isInstanceOf(IllegalStateException.class);
