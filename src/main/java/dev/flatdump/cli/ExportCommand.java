@@ -4,9 +4,11 @@ import com.mongodb.client.MongoClient;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.job.ExportOptions;
+import dev.flatdump.job.JobRuntime;
 import dev.flatdump.source.ConnectionStrings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -36,10 +38,18 @@ public final class ExportCommand implements Callable<Integer> {
   @Mixin private MongoTarget mongo;
 
   @Option(
+      names = OptionSources.JOB_FILE_OPTION,
+      paramLabel = "FILE",
+      description =
+          "A .properties job file with option values (keys are option names without dashes,"
+              + " e.g. shard-size=64MiB). Precedence: command line, then FLATDUMP_* environment"
+              + " variables (FLATDUMP_SHARD_SIZE), then the job file, then the defaults.")
+  private Path jobFile;
+
+  @Option(
       names = "--out",
-      required = true,
       paramLabel = "DIR",
-      description = "Output directory (created if missing).")
+      description = "Output directory, created if missing (required).")
   private Path out;
 
   @Option(
@@ -121,6 +131,22 @@ public final class ExportCommand implements Callable<Integer> {
   private boolean newRun;
 
   @Option(
+      names = "--restart",
+      description =
+          "Resume the most recent failed run into DIR, with that run's own options and run date"
+              + " (running the same command again also resumes it). Fails if there is none.")
+  private boolean restart;
+
+  @Option(
+      names = "--progress-seconds",
+      defaultValue = "5",
+      paramLabel = "N",
+      description =
+          "Print a progress line every N seconds (default: ${DEFAULT-VALUE}); on a terminal the"
+              + " line is rewritten in place every second.")
+  private int progressSeconds;
+
+  @Option(
       names = "--job-repository",
       paramLabel = "JDBC_URL",
       description = "Job repository (default: an H2 file database in DIR/.flatdump).")
@@ -128,6 +154,14 @@ public final class ExportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (spec.defaultValueProvider() instanceof OptionSources sources) {
+      sources.requireKnownKeys(spec);
+    }
+    var missing = new java.util.ArrayList<>(mongo.missing());
+    if (out == null) {
+      missing.add("--out");
+    }
+    MongoTarget.requireNone(missing);
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter outw = spec.commandLine().getOut();
     ExportOptions options =
@@ -147,6 +181,12 @@ public final class ExportCommand implements Callable<Integer> {
             batchSize,
             runDate == null ? LocalDate.now() : runDate,
             newRun ? System.currentTimeMillis() : 0L);
+    if (restart && newRun) {
+      throw new IllegalArgumentException("--restart and --new-run exclude each other");
+    }
+    if (progressSeconds < 1) {
+      throw new IllegalArgumentException("--progress-seconds must be >= 1, got " + progressSeconds);
+    }
     String repo =
         jobRepository != null
             ? jobRepository
@@ -159,38 +199,48 @@ public final class ExportCommand implements Callable<Integer> {
             + " into "
             + options.out());
     err.flush();
+    boolean live = ProgressPrinter.onTerminal();
+    var progress = new ProgressPrinter(err, live);
+    ExportLauncher.Result result;
     try (MongoClient client = mongo.connect()) {
-      ExportLauncher.Result result =
+      var runtime =
+          new JobRuntime(client, repo, progress, Duration.ofSeconds(live ? 1 : progressSeconds));
+      result =
           ExportLauncher.run(
-              options,
-              client,
-              repo,
-              line -> {
-                err.println(line);
-                err.flush();
-              });
-      return switch (result.outcome()) {
-        case ALREADY_COMPLETE -> {
-          err.println(
-              "flatdump: the export for run date "
-                  + options.runDate()
-                  + " already completed; nothing to do (use --new-run to export again)");
-          yield 0;
-        }
-        case COMPLETED -> {
-          if (result.restarted()) {
-            err.println("flatdump: resumed the failed run and completed it");
-          }
-          outw.println(ExportSummary.of(result.execution()));
-          outw.flush();
-          yield 0;
-        }
-        case FAILED -> {
-          err.println("flatdump: export failed: " + ExportSummary.failure(result.execution()));
-          err.println("flatdump: run the same command again to resume from the last checkpoint");
-          yield Flatdump.EXIT_FAILED;
-        }
-      };
+              options, restart ? ExportLauncher.Mode.RESTART : ExportLauncher.Mode.AUTO, runtime);
+    } finally {
+      progress.finish();
     }
+    return switch (result.outcome()) {
+      case NOTHING_TO_RESTART -> {
+        err.println("flatdump: --restart: no failed run into " + options.out() + " to resume");
+        yield Flatdump.EXIT_FAILED;
+      }
+      case ALREADY_COMPLETE -> {
+        err.println(
+            "flatdump: the export for run date "
+                + options.runDate()
+                + " already completed; nothing to do (use --new-run to export again)");
+        yield 0;
+      }
+      case COMPLETED -> {
+        if (result.restarted()) {
+          err.println(
+              "flatdump: resumed the failed run of "
+                  + ExportSummary.runDate(result.execution())
+                  + " and completed it");
+        }
+        outw.println(ExportSummary.steps(result.execution()));
+        outw.println(ExportSummary.of(result.execution()));
+        outw.flush();
+        yield 0;
+      }
+      case FAILED -> {
+        err.println(ExportSummary.steps(result.execution()));
+        err.println("flatdump: export failed: " + ExportSummary.failure(result.execution()));
+        err.println("flatdump: run the same command again to resume from the last checkpoint");
+        yield Flatdump.EXIT_FAILED;
+      }
+    };
   }
 }

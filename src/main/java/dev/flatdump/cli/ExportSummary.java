@@ -15,6 +15,46 @@ final class ExportSummary {
     return ExportResults.summary(execution);
   }
 
+  /** The run date job parameter of an execution. */
+  static String runDate(JobExecution execution) {
+    return "run date " + execution.getJobParameters().getString("runDate");
+  }
+
+  /** One row per step: status, documents read, written, rejected (filtered), and time. */
+  static String steps(JobExecution execution) {
+    if (execution == null) {
+      return "";
+    }
+    StringBuilder sb =
+        new StringBuilder(
+            String.format(
+                java.util.Locale.ROOT,
+                "%-13s %-10s %12s %12s %10s %10s%n",
+                "step",
+                "status",
+                "read",
+                "written",
+                "rejected",
+                "time"));
+    for (StepExecution s : execution.getStepExecutions()) {
+      long ms =
+          s.getStartTime() == null || s.getEndTime() == null
+              ? 0
+              : java.time.Duration.between(s.getStartTime(), s.getEndTime()).toMillis();
+      sb.append(
+          String.format(
+              java.util.Locale.ROOT,
+              "%-13s %-10s %,12d %,12d %,10d %9.1fs%n",
+              s.getStepName(),
+              s.getStatus(),
+              s.getReadCount(),
+              s.getWriteCount(),
+              s.getFilterCount(),
+              ms / 1000.0));
+    }
+    return sb.toString().stripTrailing();
+  }
+
   /** The failed step and the root causes, secrets masked. */
   static String failure(JobExecution execution) {
     if (execution == null) {

@@ -35,11 +35,28 @@ public final class Flatdump {
 
   /** Runs one command line and returns its exit code; never calls {@link System#exit}. */
   public static int run(String... args) {
-    return commandLine().execute(args);
+    CommandLine cl;
+    try {
+      cl = commandLine(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("flatdump: " + e.getMessage());
+      return EXIT_USAGE;
+    }
+    return cl.execute(args);
   }
 
-  static CommandLine commandLine() {
+  /**
+   * The command line with its option sources: values missing from {@code args} come from the
+   * environment, then from the job file, then from the built-in defaults (see {@link
+   * OptionSources}).
+   */
+  static CommandLine commandLine(String... args) {
+    return commandLine(args, System.getenv());
+  }
+
+  static CommandLine commandLine(String[] args, java.util.Map<String, String> env) {
     CommandLine cl = new CommandLine(new Flatdump());
+    cl.setDefaultValueProvider(OptionSources.of(args, env));
     cl.setExitCodeExceptionMapper(ExitCodes::forException);
     cl.setExecutionExceptionHandler(ExitCodes::handleExecutionException);
     cl.setCaseInsensitiveEnumValuesAllowed(true);

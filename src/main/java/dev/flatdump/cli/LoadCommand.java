@@ -53,6 +53,7 @@ public final class LoadCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    mongo.requireComplete();
     if (batchSize < 1) {
       throw new IllegalArgumentException("--batch-size must be >= 1, got " + batchSize);
     }

@@ -13,20 +13,54 @@ final class MongoTarget {
 
   @Option(
       names = "--uri",
-      required = true,
       paramLabel = "URI",
-      description = "MongoDB connection string; its password is never printed.")
+      description = "MongoDB connection string (required); its password is never printed.")
   String uri;
 
-  @Option(names = "--db", required = true, paramLabel = "DB", description = "Database name.")
+  @Option(names = "--db", paramLabel = "DB", description = "Database name (required).")
   String db;
 
-  @Option(
-      names = "--collection",
-      required = true,
-      paramLabel = "NAME",
-      description = "Collection name.")
+  @Option(names = "--collection", paramLabel = "NAME", description = "Collection name (required).")
   String collection;
+
+  /**
+   * Fails with a usage error naming every missing option and where else it could come from. These
+   * options are not {@code required} for picocli, so that the environment or a job file can give
+   * them.
+   */
+  void requireComplete() {
+    requireNone(missing());
+  }
+
+  /** The options of this group that have no value from any source. */
+  java.util.List<String> missing() {
+    var missing = new java.util.ArrayList<String>();
+    if (uri == null || uri.isBlank()) {
+      missing.add("--uri");
+    }
+    if (db == null || db.isBlank()) {
+      missing.add("--db");
+    }
+    if (collection == null || collection.isBlank()) {
+      missing.add("--collection");
+    }
+    return missing;
+  }
+
+  static void requireNone(java.util.List<String> missing) {
+    if (!missing.isEmpty()) {
+      throw new IllegalArgumentException(
+          "missing "
+              + String.join(", ", missing)
+              + " (give "
+              + (missing.size() == 1 ? "it" : "them")
+              + " on the command line, as "
+              + missing.stream()
+                  .map(OptionSources::envName)
+                  .collect(java.util.stream.Collectors.joining(", "))
+              + ", or in a --job-file)");
+    }
+  }
 
   /** {@code db.collection}. */
   String namespace() {

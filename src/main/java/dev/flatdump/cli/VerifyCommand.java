@@ -51,6 +51,7 @@ public final class VerifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    mongo.requireComplete();
     if (!Files.isDirectory(dir)) {
       throw new IllegalArgumentException("not a directory: " + dir);
     }

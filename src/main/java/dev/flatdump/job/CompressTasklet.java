@@ -24,14 +24,10 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  */
 final class CompressTasklet implements Tasklet {
 
-  private final ExportOptions options;
-
-  CompressTasklet(ExportOptions options) {
-    this.options = options;
-  }
-
   @Override
   public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
+    ExportOptions options =
+        ExportOptions.from(chunkContext.getStepContext().getStepExecution().getJobParameters());
     var jobCtx =
         chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
     List<ShardFile> shards = JobState.shards(jobCtx.getString(JobState.SHARDS));

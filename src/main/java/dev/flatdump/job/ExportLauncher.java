@@ -9,6 +9,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.function.Consumer;
 import org.springframework.batch.core.BatchStatus;
@@ -39,7 +40,16 @@ public final class ExportLauncher {
   public enum Outcome {
     COMPLETED,
     FAILED,
-    ALREADY_COMPLETE
+    ALREADY_COMPLETE,
+    NOTHING_TO_RESTART
+  }
+
+  /** Which job instance to run. */
+  public enum Mode {
+    /** The instance named by the options: resumed if it failed, a no-op if it completed. */
+    AUTO,
+    /** The most recent failed run into this output directory, with its own options and run date. */
+    RESTART
   }
 
   /**
@@ -59,7 +69,7 @@ public final class ExportLauncher {
   }
 
   /**
-   * Runs the export.
+   * Runs the export named by {@code options} ({@link Mode#AUTO}), with progress every 5 s.
    *
    * @param mongo the client; not closed here
    * @param jobRepositoryUrl a JDBC URL, see {@link #defaultJobRepositoryUrl}
@@ -70,7 +80,21 @@ public final class ExportLauncher {
       MongoClient mongo,
       String jobRepositoryUrl,
       Consumer<String> progress) {
-    requireCollection(mongo, options);
+    return run(
+        options,
+        Mode.AUTO,
+        new JobRuntime(mongo, jobRepositoryUrl, progress, Duration.ofSeconds(5)));
+  }
+
+  /**
+   * Runs the export.
+   *
+   * @param options this command's options; with {@link Mode#RESTART} only the output directory is
+   *     used to find the run, which then runs with its own recorded options
+   * @param runtime the MongoDB client (not closed here), job repository and progress sink
+   */
+  public static Result run(ExportOptions options, Mode mode, JobRuntime runtime) {
+    requireCollection(runtime.mongo(), options);
     Path control = options.out().resolve(".flatdump");
     try {
       Files.createDirectories(control);
@@ -81,7 +105,7 @@ public final class ExportLauncher {
     try (FileChannel ch =
             FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = tryLock(ch, options.out())) {
-      return runLocked(options, new JobRuntime(mongo, jobRepositoryUrl, progress));
+      return runLocked(options, mode, runtime);
     } catch (IOException e) {
       throw new FlatdumpException("cannot lock " + lockFile + ": " + e.getMessage(), e);
     }
@@ -101,22 +125,25 @@ public final class ExportLauncher {
     return lock;
   }
 
-  private static Result runLocked(ExportOptions options, JobRuntime runtime) {
+  private static Result runLocked(ExportOptions options, Mode mode, JobRuntime runtime) {
     try (ConfigurableApplicationContext ctx =
         new SpringApplicationBuilder(OrganizationsExportJobConfiguration.class)
             .web(WebApplicationType.NONE)
             .bannerMode(org.springframework.boot.Banner.Mode.OFF)
             .logStartupInfo(false)
-            .initializers(
-                c -> {
-                  c.getBeanFactory().registerSingleton("exportOptions", options);
-                  c.getBeanFactory().registerSingleton("jobRuntime", runtime);
-                })
+            .initializers(c -> c.getBeanFactory().registerSingleton("jobRuntime", runtime))
             .run()) {
       JobRepository repository = ctx.getBean(JobRepository.class);
       JobOperator operator = ctx.getBean(JobOperator.class);
       Job job = ctx.getBean(Job.class);
       JobParameters params = options.toJobParameters();
+      if (mode == Mode.RESTART) {
+        JobExecution failed = lastFailed(repository, job.getName(), options);
+        if (failed == null) {
+          return new Result(Outcome.NOTHING_TO_RESTART, null, false);
+        }
+        params = failed.getJobParameters();
+      }
       JobExecution last = repository.getLastJobExecution(job.getName(), params);
       boolean restarted = last != null;
       if (last != null && last.getStatus().isRunning()) {
@@ -137,6 +164,21 @@ public final class ExportLauncher {
           execution.getStatus() == BatchStatus.COMPLETED ? Outcome.COMPLETED : Outcome.FAILED;
       return new Result(outcome, execution, restarted);
     }
+  }
+
+  /** The newest execution into this output directory, if it did not complete. */
+  private static JobExecution lastFailed(
+      JobRepository repository, String jobName, ExportOptions options) {
+    JobExecution newest = null;
+    for (var instance : repository.findJobInstances(jobName)) {
+      JobExecution e = repository.getLastJobExecution(instance);
+      if (e != null
+          && options.out().toString().equals(e.getJobParameters().getString(ExportOptions.OUT))
+          && (newest == null || e.getId() > newest.getId())) {
+        newest = e;
+      }
+    }
+    return newest == null || newest.getStatus() == BatchStatus.COMPLETED ? null : newest;
   }
 
   private static void markAbandonedAsFailed(JobRepository repository, JobExecution execution) {

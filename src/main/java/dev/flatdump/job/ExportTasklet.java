@@ -1,5 +1,6 @@
 package dev.flatdump.job;
 
+import com.mongodb.client.MongoCollection;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.artifact.ArtifactException;
 import dev.flatdump.artifact.AtomicFiles;
@@ -7,15 +8,22 @@ import dev.flatdump.artifact.RejectsWriter;
 import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.artifact.ShardWriter;
 import dev.flatdump.encode.DedupStats;
+import dev.flatdump.source.CollectionStats;
+import dev.flatdump.source.MongoOrgSource;
 import dev.flatdump.source.SourceRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.bson.BsonDocument;
+import org.bson.RawBsonDocument;
+import org.springframework.batch.core.listener.StepExecutionListener;
 import org.springframework.batch.core.scope.context.ChunkContext;
 import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.step.StepExecution;
 import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.item.ItemStream;
@@ -30,7 +38,7 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * A restart therefore re-reads only the records of the shard that was being built, and rebuilds it
  * byte for byte. Keys are prefixed {@code organizationsWriter.}.
  */
-final class ExportTasklet implements Tasklet, ItemStream {
+final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener {
 
   static final String NAME = "organizationsWriter";
   static final String SHARDS = NAME + ".shards";
@@ -39,25 +47,61 @@ final class ExportTasklet implements Tasklet, ItemStream {
   static final String REJECTED = NAME + ".rejected";
   static final String REJECTS_LENGTH = NAME + ".rejectsLength";
 
-  private final OrgItemReader reader;
-  private final ExportOptions options;
-  private final int initialCapacity;
-  private final Progress progress;
+  private final JobRuntime runtime;
+  private ExportOptions options;
+  private OrgItemReader reader;
+  private int initialCapacity;
+  private Progress progress;
   private ShardWriter shards;
   private RejectsWriter rejects;
   private long exported;
   private long rejectsLength;
 
-  ExportTasklet(
-      OrgItemReader reader, ExportOptions options, int initialCapacity, Progress progress) {
-    this.reader = reader;
-    this.options = options;
-    this.initialCapacity = initialCapacity;
-    this.progress = progress;
+  ExportTasklet(JobRuntime runtime) {
+    this.runtime = runtime;
+  }
+
+  /**
+   * Reads this run's options from the job parameters (on a restart, the failed run's) and prepares
+   * the reader. Runs before {@link #open}.
+   */
+  @Override
+  public void beforeStep(StepExecution stepExecution) {
+    options = ExportOptions.from(stepExecution.getJobParameters());
+    MongoCollection<RawBsonDocument> collection =
+        runtime
+            .mongo()
+            .getDatabase(options.database())
+            .getCollection(options.collection(), RawBsonDocument.class);
+    reader =
+        new OrgItemReader(
+            collection,
+            BsonDocument.parse(options.query()),
+            new MongoOrgSource.Settings(options.batchSize(), 5, Duration.ofSeconds(1)));
+    CollectionStats stats = CollectionStats.estimate(collection);
+    initialCapacity = initialCapacity(stats, options);
+    progress =
+        new Progress(
+            "exportStep",
+            stats.count(),
+            runtime.progressInterval(),
+            runtime.progress(),
+            System::nanoTime);
+  }
+
+  /**
+   * Pre-sizes the first buffer from the collection's BSON size: de-duplicated FlatBuffers come to a
+   * fraction of it, so start at a quarter (at least 1 MiB, at most one shard) and let the builder
+   * double if that is not enough.
+   */
+  static int initialCapacity(CollectionStats stats, ExportOptions options) {
+    long guess = Math.max(1L << 20, stats.size() / 4);
+    return (int) Math.min(guess, options.shardSize());
   }
 
   @Override
   public void open(ExecutionContext ctx) {
+    reader.open(ctx);
     Path staging = options.staging();
     boolean resuming = ctx.containsKey(SHARDS);
     if (!resuming) {
@@ -141,6 +185,7 @@ final class ExportTasklet implements Tasklet, ItemStream {
 
   @Override
   public void update(ExecutionContext ctx) {
+    reader.update(ctx);
     ctx.putString(SHARDS, JobState.shards(shards.shards()));
     ctx.putString(STATS, JobState.stats(shards.stats()));
     ctx.putLong(EXPORTED, exported);
@@ -150,8 +195,14 @@ final class ExportTasklet implements Tasklet, ItemStream {
 
   @Override
   public void close() {
-    if (rejects != null) {
-      rejects.close();
+    try {
+      if (reader != null) {
+        reader.close();
+      }
+    } finally {
+      if (rejects != null) {
+        rejects.close();
+      }
     }
   }
 

@@ -46,17 +46,16 @@ final class ReportTasklet implements Tasklet {
   static final String SUMMARY = "report.summary";
   static final String HTML = "report.html";
 
-  private final ExportOptions options;
   private final JobRuntime runtime;
 
-  ReportTasklet(ExportOptions options, JobRuntime runtime) {
-    this.options = options;
+  ReportTasklet(JobRuntime runtime) {
     this.runtime = runtime;
   }
 
   @Override
   public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
     JobExecution job = chunkContext.getStepContext().getStepExecution().getJobExecution();
+    ExportOptions options = ExportOptions.from(job.getJobParameters());
     var jobCtx = job.getExecutionContext();
     List<ShardFile> shards = JobState.shards(jobCtx.getString(JobState.SHARDS));
     List<ArtifactFile> files = new ArrayList<>(JobState.files(jobCtx.getString(JobState.FILES)));
@@ -69,7 +68,7 @@ final class ReportTasklet implements Tasklet {
         runtime.mongo().getDatabase(options.database()).getCollection(options.collection());
     CollectionStats mongo = CollectionStats.read(runtime.mongo(), collection);
     runtime.progress().accept("reportStep: measuring baselines " + options.compare());
-    List<BaselineSize> baselines = measureBaselines(shards, staging);
+    List<BaselineSize> baselines = measureBaselines(options, shards, staging);
 
     Instant started = instant(job.getStartTime());
     Instant now = Instant.now();
@@ -128,7 +127,8 @@ final class ReportTasklet implements Tasklet {
     return RepeatStatus.FINISHED;
   }
 
-  private List<BaselineSize> measureBaselines(List<ShardFile> shards, Path staging) {
+  private static List<BaselineSize> measureBaselines(
+      ExportOptions options, List<ShardFile> shards, Path staging) {
     if (options.compare().isEmpty()) {
       return List.of();
     }

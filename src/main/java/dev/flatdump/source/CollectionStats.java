@@ -46,6 +46,18 @@ public record CollectionStats(
     } catch (MongoCommandException e) {
       flushed = false;
     }
+    return collStats(collection, flushed);
+  }
+
+  /**
+   * Reads {@code $collStats} without flushing first: count and size are current, the storage
+   * figures may lag. Cheap; for progress estimates and buffer sizing.
+   */
+  public static CollectionStats estimate(MongoCollection<?> collection) {
+    return collStats(collection, false);
+  }
+
+  private static CollectionStats collStats(MongoCollection<?> collection, boolean flushed) {
     var pipeline =
         List.of(
             new BsonDocument(

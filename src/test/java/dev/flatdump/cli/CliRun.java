@@ -8,9 +8,14 @@ import picocli.CommandLine;
 record CliRun(int exitCode, String out, String err) {
 
   static CliRun of(String... args) {
+    return withEnv(java.util.Map.of(), args);
+  }
+
+  /** Runs with {@code env} as the whole environment that options may come from. */
+  static CliRun withEnv(java.util.Map<String, String> env, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cl = Flatdump.commandLine();
+    CommandLine cl = Flatdump.commandLine(args, env);
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
     int code = cl.execute(args);
