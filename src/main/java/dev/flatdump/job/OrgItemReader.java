@@ -2,6 +2,7 @@ package dev.flatdump.job;
 
 import com.mongodb.client.MongoCollection;
 import dev.flatdump.source.MongoOrgSource;
+import dev.flatdump.source.PrefetchingIterator;
 import dev.flatdump.source.SourceRecord;
 import java.util.Objects;
 import org.bson.BsonDocument;
@@ -29,7 +30,8 @@ final class OrgItemReader implements ItemStreamReader<SourceRecord> {
   private final MongoCollection<RawBsonDocument> collection;
   private final BsonDocument query;
   private final MongoOrgSource.Settings settings;
-  private MongoOrgSource source;
+  private PrefetchingIterator<SourceRecord> records;
+  private BsonValue lastId;
 
   OrgItemReader(
       MongoCollection<RawBsonDocument> collection,
@@ -42,26 +44,45 @@ final class OrgItemReader implements ItemStreamReader<SourceRecord> {
 
   @Override
   public void open(ExecutionContext ctx) throws ItemStreamException {
-    BsonValue resume = ctx.containsKey(LAST_ID) ? decodeId(ctx.getString(LAST_ID)) : null;
-    source = new MongoOrgSource(collection, query, resume, settings);
+    lastId = ctx.containsKey(LAST_ID) ? decodeId(ctx.getString(LAST_ID)) : null;
+    // the cursor and the codec run a few batches ahead, on the other core
+    records =
+        new PrefetchingIterator<>(
+            new MongoOrgSource(collection, query, lastId, settings),
+            2 * settings.batchSize(),
+            "flatdump-reader");
   }
 
   @Override
   public SourceRecord read() {
-    return source.hasNext() ? source.next() : null;
+    if (!records.hasNext()) {
+      return null;
+    }
+    SourceRecord r = records.next();
+    if (r.id() != null) {
+      lastId = r.id();
+    }
+    return r;
   }
 
+  /**
+   * Saves the {@code _id} of the last record returned by {@link #read()}, not of one read ahead.
+   */
   @Override
   public void update(ExecutionContext ctx) throws ItemStreamException {
-    if (source != null && source.lastId() != null) {
-      ctx.putString(LAST_ID, encodeId(source.lastId()));
+    if (lastId != null) {
+      ctx.putString(LAST_ID, encodeId(lastId));
     }
   }
 
   @Override
   public void close() throws ItemStreamException {
-    if (source != null) {
-      source.close();
+    if (records != null) {
+      try {
+        records.close();
+      } catch (java.io.IOException e) {
+        throw new ItemStreamException("cannot stop the reader thread", e);
+      }
     }
   }
 

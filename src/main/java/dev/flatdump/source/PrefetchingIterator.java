@@ -1,0 +1,131 @@
+package dev.flatdump.source;
+
+import dev.flatdump.FlatdumpException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs another iterator on a background thread, a bounded number of elements ahead, so that reading
+ * and decoding (the cursor, the codec) overlap with what the caller does with each element (the
+ * encoding). Elements arrive in order; an exception thrown by the source is rethrown by {@link
+ * #hasNext()}/{@link #next()} in the caller's thread, after the elements produced before it.
+ *
+ * <p>Only the background thread touches the source, and it closes the source when it ends. One
+ * consumer thread. The caller closes this iterator, which stops the background thread.
+ */
+public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
+
+  private static final Object END = new Object();
+
+  private record Failure(RuntimeException error) {}
+
+  private final BlockingQueue<Object> queue;
+  private final Thread producer;
+  private volatile boolean stopped;
+  private Object head;
+  private boolean ended;
+
+  /**
+   * @param source the iterator to run ahead; if it is {@link AutoCloseable} it is closed by the
+   *     background thread when that ends
+   * @param capacity how many elements may wait, at least 1
+   * @param threadName the background thread's name
+   */
+  public PrefetchingIterator(Iterator<T> source, int capacity, String threadName) {
+    Objects.requireNonNull(source, "source");
+    if (capacity < 1) {
+      throw new IllegalArgumentException("capacity must be >= 1, got " + capacity);
+    }
+    this.queue = new ArrayBlockingQueue<>(capacity);
+    this.producer = new Thread(() -> produce(source), threadName);
+    this.producer.setDaemon(true);
+    this.producer.start();
+  }
+
+  private void produce(Iterator<T> source) {
+    try {
+      Object last;
+      try {
+        while (!stopped && source.hasNext()) {
+          put(source.next());
+        }
+        last = END;
+      } catch (RuntimeException e) {
+        last = new Failure(e);
+      }
+      put(last);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // closed while waiting for room: just stop
+    } finally {
+      if (source instanceof AutoCloseable c) {
+        try {
+          c.close();
+        } catch (Exception ignored) {
+          // closing after a failure is best effort; the failure itself was passed on
+        }
+      }
+    }
+  }
+
+  private void put(Object o) throws InterruptedException {
+    while (!stopped) {
+      if (queue.offer(o, 100, TimeUnit.MILLISECONDS)) {
+        return;
+      }
+    }
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (ended) {
+      return false;
+    }
+    if (head == null) {
+      try {
+        head = queue.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new FlatdumpException("interrupted while reading ahead", e);
+      }
+    }
+    if (head == END) {
+      ended = true;
+      return false;
+    }
+    if (head instanceof Failure f) {
+      ended = true;
+      throw f.error();
+    }
+    return true;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public T next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    T t = (T) head;
+    head = null;
+    return t;
+  }
+
+  /** Stops the background thread (it closes the source) and waits briefly for it. Idempotent. */
+  @Override
+  public void close() throws IOException {
+    stopped = true;
+    queue.clear();
+    producer.interrupt();
+    try {
+      producer.join(TimeUnit.SECONDS.toMillis(30));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
