@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       InspectCommand.class,
       DemoCommand.class,
       VerifyCommand.class,
+      CheckCommand.class,
       GenerateCommand.class,
       LoadCommand.class
     })

@@ -1,0 +1,68 @@
+package dev.flatdump.cli;
+
+import dev.flatdump.artifact.ExportChecker;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flatdump check}: checks an export directory on its own, without MongoDB, through {@link
+ * ExportChecker}. It prints one line per problem and a summary line. Exit codes: 0 sound, 1
+ * problems found, 2 bad usage.
+ */
+@Command(
+    name = "check",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Checks an export directory without MongoDB:",
+      "  - manifest.json parses; every file it lists exists with its size and sha256;",
+      "  - every shard is a well-formed FlatBuffer, verified offset by offset,",
+      "    and holds the organizations the manifest says;",
+      "  - every .gz/.zst copy decompresses to exactly its shard's bytes;",
+      "  - no shard file is unlisted, and counts.exported matches the shards.",
+      "Prints one line per problem and a summary line; exits 1 if there is any problem."
+    })
+public final class CheckCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "DIR", description = "The export directory.")
+  private Path dir;
+
+  @Override
+  public Integer call() {
+    if (!Files.isDirectory(dir)) {
+      throw new IllegalArgumentException("not a directory: " + dir);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    ExportChecker.Result result = ExportChecker.check(dir);
+    result.problems().forEach(p -> out.println("PROBLEM " + p));
+    if (result.clean()) {
+      out.printf(
+          Locale.ROOT,
+          "checked %s: %d files, %d shard%s, %,d organizations, no problems%n",
+          dir,
+          result.files(),
+          result.shards(),
+          result.shards() == 1 ? "" : "s",
+          result.organizations());
+      out.flush();
+      return 0;
+    }
+    out.printf(
+        Locale.ROOT,
+        "checked %s: %d problem%s in %d files%n",
+        dir,
+        result.problems().size(),
+        result.problems().size() == 1 ? "" : "s",
+        result.files());
+    out.flush();
+    return Flatdump.EXIT_FAILED;
+  }
+}
