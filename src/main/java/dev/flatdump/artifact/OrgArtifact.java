@@ -13,9 +13,10 @@ import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
- * Reads an export back, zero-copy: each shard file is memory-mapped read-only and organizations are
- * decoded only as they are iterated. Open a directory (its {@code manifest.json} names the shards
- * in order) or a single {@code .fb} file.
+ * Reads an export back, zero-copy: each shard file is memory-mapped read-only, checked once by
+ * {@link FlatBufferVerifier} (so a truncated or corrupted file fails here, not in the middle of a
+ * read), and organizations are decoded only as they are iterated. Open a directory (its {@code
+ * manifest.json} names the shards in order) or a single {@code .fb} file.
  *
  * <p>Thread-safe for reading once opened. The mappings live until the object is garbage collected;
  * there is nothing to close.
@@ -55,9 +56,11 @@ public final class OrgArtifact implements Iterable<Org> {
   private static MappedByteBuffer map(Path file) {
     try (FileChannel ch = FileChannel.open(file)) {
       MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
-      if (!FlatBufferOrgs.hasIdentifier(buf)) {
+      // a service must never read a broken file unknowingly: check every offset before use
+      FlatBufferVerifier.Result check = FlatBufferVerifier.verify(buf);
+      if (!check.valid()) {
         throw new ArtifactException(
-            file + " is not an organizations FlatBuffer (no ORGS identifier)");
+            file + " is not a valid organizations FlatBuffer: " + check.error());
       }
       return buf;
     } catch (IOException e) {
