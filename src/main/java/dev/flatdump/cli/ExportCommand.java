@@ -5,6 +5,7 @@ import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.job.ExportOptions;
 import dev.flatdump.job.JobRuntime;
+import dev.flatdump.job.UploadOptions;
 import dev.flatdump.source.ConnectionStrings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -131,6 +132,31 @@ public final class ExportCommand implements Callable<Integer> {
   private boolean newRun;
 
   @Option(
+      names = "--upload",
+      paramLabel = "S3_URI",
+      description =
+          "Upload the finished export to s3://bucket/prefix (data first, manifest.json last)."
+              + " Credentials come from the AWS SDK's default chain (AWS_ACCESS_KEY_ID, ...).")
+  private String upload;
+
+  @Option(
+      names = "--s3-endpoint",
+      paramLabel = "URL",
+      description = "An S3-compatible server instead of AWS, e.g. http://minio:9000.")
+  private String s3Endpoint;
+
+  @Option(
+      names = "--s3-region",
+      paramLabel = "REGION",
+      description = "The region (default: the SDK's chain; us-east-1 with --s3-endpoint).")
+  private String s3Region;
+
+  @Option(
+      names = "--s3-path-style",
+      description = "Path-style addressing (http://host/bucket/key), as MinIO needs.")
+  private boolean s3PathStyle;
+
+  @Option(
       names = "--restart",
       description =
           "Resume the most recent failed run into DIR, with that run's own options and run date"
@@ -207,7 +233,10 @@ public final class ExportCommand implements Callable<Integer> {
           new JobRuntime(client, repo, progress, Duration.ofSeconds(live ? 1 : progressSeconds));
       result =
           ExportLauncher.run(
-              options, restart ? ExportLauncher.Mode.RESTART : ExportLauncher.Mode.AUTO, runtime);
+              options,
+              new UploadOptions(upload, s3Endpoint, s3Region, s3PathStyle),
+              restart ? ExportLauncher.Mode.RESTART : ExportLauncher.Mode.AUTO,
+              runtime);
     } finally {
       progress.finish();
     }

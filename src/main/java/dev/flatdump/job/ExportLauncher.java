@@ -94,6 +94,15 @@ public final class ExportLauncher {
    * @param runtime the MongoDB client (not closed here), job repository and progress sink
    */
   public static Result run(ExportOptions options, Mode mode, JobRuntime runtime) {
+    return run(options, UploadOptions.NONE, mode, runtime);
+  }
+
+  /**
+   * Runs the export and, when {@code upload} is enabled, uploads it. Upload options given here
+   * replace those of a restarted run (they don't identify the job instance).
+   */
+  public static Result run(
+      ExportOptions options, UploadOptions upload, Mode mode, JobRuntime runtime) {
     requireCollection(runtime.mongo(), options);
     Path control = options.out().resolve(".flatdump");
     try {
@@ -105,7 +114,7 @@ public final class ExportLauncher {
     try (FileChannel ch =
             FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = tryLock(ch, options.out())) {
-      return runLocked(options, mode, runtime);
+      return runLocked(options, upload, mode, runtime);
     } catch (IOException e) {
       throw new FlatdumpException("cannot lock " + lockFile + ": " + e.getMessage(), e);
     }
@@ -125,7 +134,8 @@ public final class ExportLauncher {
     return lock;
   }
 
-  private static Result runLocked(ExportOptions options, Mode mode, JobRuntime runtime) {
+  private static Result runLocked(
+      ExportOptions options, UploadOptions upload, Mode mode, JobRuntime runtime) {
     try (ConfigurableApplicationContext ctx =
         new SpringApplicationBuilder(OrganizationsExportJobConfiguration.class)
             .web(WebApplicationType.NONE)
@@ -143,6 +153,9 @@ public final class ExportLauncher {
           return new Result(Outcome.NOTHING_TO_RESTART, null, false);
         }
         params = failed.getJobParameters();
+      }
+      if (upload.enabled() || params.getParameter(UploadOptions.TARGET) == null) {
+        params = upload.addTo(params);
       }
       JobExecution last = repository.getLastJobExecution(job.getName(), params);
       boolean restarted = last != null;

@@ -11,8 +11,9 @@ import org.springframework.context.annotation.Import;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * {@code organizationsExportJob}: {@code exportStep} → {@code compressStep} → {@code reportStep}.
- * Only composes builders; the work is in the tasklets and the plain-Java stages they call.
+ * {@code organizationsExportJob}: {@code exportStep} → {@code compressStep} → {@code reportStep} →
+ * {@code uploadStep} (a no-op without {@code --upload}). Only composes builders; the work is in the
+ * tasklets and the plain-Java stages they call.
  *
  * <p>Every step reads its {@link ExportOptions} from the job parameters, so a restart runs with the
  * failed run's options. The only run-time collaborator is the {@link JobRuntime} (MongoDB client,
@@ -26,11 +27,16 @@ class OrganizationsExportJobConfiguration {
 
   @Bean
   Job organizationsExportJob(
-      JobRepository jobRepository, Step exportStep, Step compressStep, Step reportStep) {
+      JobRepository jobRepository,
+      Step exportStep,
+      Step compressStep,
+      Step reportStep,
+      Step uploadStep) {
     return new JobBuilder(JOB_NAME, jobRepository)
         .start(exportStep)
         .next(compressStep)
         .next(reportStep)
+        .next(uploadStep)
         .build();
   }
 
@@ -52,6 +58,13 @@ class OrganizationsExportJobConfiguration {
   Step reportStep(JobRepository jobRepository, PlatformTransactionManager tm, JobRuntime runtime) {
     return new StepBuilder("reportStep", jobRepository)
         .tasklet(new ReportTasklet(runtime), tm)
+        .build();
+  }
+
+  @Bean
+  Step uploadStep(JobRepository jobRepository, PlatformTransactionManager tm, JobRuntime runtime) {
+    return new StepBuilder("uploadStep", jobRepository)
+        .tasklet(new UploadTasklet(runtime), tm)
         .build();
   }
 }
