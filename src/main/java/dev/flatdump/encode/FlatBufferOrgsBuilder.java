@@ -225,9 +225,10 @@ public final class FlatBufferOrgsBuilder {
         idKey, attr.quantity(), attr.amount(), attr.size(), attr.active());
   }
 
-  /** As {@link Attr#equals} compares: by bits, with all NaNs equal. */
+  /** By raw bits: 0.0 and -0.0 differ, and so do NaNs with different payloads. */
   private static long percentBits(Attr attr) {
-    return Double.doubleToLongBits(attr.percent());
+    // raw bits: NaNs with different payloads are different values and must not share a table
+    return Double.doubleToRawLongBits(attr.percent());
   }
 
   private int writeAttribute(int idOffset, Attr attr) {

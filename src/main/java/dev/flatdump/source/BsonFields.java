@@ -1,8 +1,17 @@
 package dev.flatdump.source;
 
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import org.bson.BsonBinaryReader;
 import org.bson.BsonReader;
 import org.bson.BsonType;
+import org.bson.ByteBuf;
+import org.bson.ByteBufNIO;
+import org.bson.io.ByteBufferBsonInput;
 import org.bson.types.Decimal128;
 
 /**
@@ -16,12 +25,85 @@ final class BsonFields {
 
   private BsonFields() {}
 
+  /**
+   * A string. From a {@link #utf8CheckingReader}, a value whose bytes are not valid UTF-8 is
+   * rejected: the driver would decode each bad sequence as U+FFFD, silently changing the text.
+   */
   static String readString(BsonReader reader, String path) {
     BsonType type = reader.getCurrentBsonType();
     if (type != BsonType.STRING) {
       throw unexpected(path, "string", type);
     }
-    return reader.readString();
+    String value = reader.readString();
+    // Only a decoded U+FFFD can hide a bad sequence: the common case costs one scan.
+    if (value.indexOf('\uFFFD') >= 0
+        && reader instanceof BsonBinaryReader binary
+        && binary.getBsonInput() instanceof Utf8CheckingInput input) {
+      input.checkLastString(path);
+    }
+    return value;
+  }
+
+  /** A reader of these BSON bytes whose {@link #readString} rejects invalid UTF-8. */
+  static BsonBinaryReader utf8CheckingReader(ByteBuffer bson) {
+    return new BsonBinaryReader(new Utf8CheckingInput(new ByteBufNIO(bson)));
+  }
+
+  /** Remembers where the last string value started, so that its bytes can be checked. */
+  private static final class Utf8CheckingInput extends ByteBufferBsonInput {
+
+    private final ByteBuf buffer;
+    private int lastStringStart = -1;
+
+    Utf8CheckingInput(ByteBuf buffer) {
+      super(buffer);
+      this.buffer = buffer;
+    }
+
+    @Override
+    public String readString() {
+      lastStringStart = getPosition();
+      return super.readString();
+    }
+
+    /** Rejects the string value just read unless its bytes are valid UTF-8. */
+    void checkLastString(String path) {
+      // int32 length (bytes + 1), the bytes, a NUL; the input is now just after the NUL.
+      byte[] bytes = new byte[getPosition() - lastStringStart - Integer.BYTES - 1];
+      buffer.get(lastStringStart + Integer.BYTES, bytes);
+      ByteBuffer in = ByteBuffer.wrap(bytes);
+      CoderResult result =
+          StandardCharsets.UTF_8.newDecoder().decode(in, CharBuffer.allocate(bytes.length), true);
+      if (result.isError()) {
+        int offset = in.position();
+        throw new InvalidDocumentException(
+            path,
+            String.format(
+                Locale.ROOT,
+                "invalid UTF-8: byte 0x%02X at offset %d",
+                bytes[offset] & 0xFF,
+                offset));
+      }
+    }
+  }
+
+  /**
+   * The value in double quotes with quotes, backslashes and control characters escaped, so that a
+   * reason shows exactly what the value was (a NUL or a newline included).
+   */
+  static String quote(String value) {
+    var quoted = new StringBuilder(value.length() + 2).append('"');
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '"' || c == '\\') {
+        quoted.append('\\').append(c);
+      } else if (Character.isISOControl(c)) {
+        quoted.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        quoted.append(c);
+      }
+    }
+    return quoted.append('"').toString();
   }
 
   static boolean readBoolean(BsonReader reader, String path) {

@@ -1,11 +1,13 @@
 package dev.flatdump.source;
 
+import com.mongodb.MongoConnectionPoolClearedException;
 import com.mongodb.MongoCursorNotFoundException;
+import com.mongodb.MongoNodeIsRecoveringException;
+import com.mongodb.MongoNotPrimaryException;
 import com.mongodb.MongoSocketException;
 import com.mongodb.MongoTimeoutException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoCursor;
-import com.mongodb.client.model.Projections;
 import dev.flatdump.FlatdumpException;
 import java.io.Closeable;
 import java.time.Duration;
@@ -26,6 +28,10 @@ import org.bson.conversions.Bson;
  * last}: the index orders every BSON type, while {@code $gt} only compares within one type, so a
  * collection with mixed {@code _id} types would lose documents on resume.
  *
+ * <p>Whole documents are read, without a projection: mongod's inclusion projection stops at the
+ * first occurrence of each field, which would hide a duplicate field from the codec (and export a
+ * document that must be rejected).
+ *
  * <p>Not thread-safe. The caller closes it, which closes the cursor; it does not close the client.
  */
 public final class MongoOrgSource implements Iterator<SourceRecord>, Closeable {
@@ -45,8 +51,6 @@ public final class MongoOrgSource implements Iterator<SourceRecord>, Closeable {
     }
   }
 
-  static final Bson PROJECTION =
-      Projections.include("_id", "name", "category", "country", "type", "attributes");
   private static final Bson ID_INDEX = new BsonDocument("_id", new BsonInt32(1));
 
   private final MongoCollection<RawBsonDocument> collection;
@@ -120,11 +124,19 @@ public final class MongoOrgSource implements Iterator<SourceRecord>, Closeable {
           return decode(id, raw);
         }
         return null;
-      } catch (MongoCursorNotFoundException | MongoSocketException | MongoTimeoutException e) {
+      } catch (MongoCursorNotFoundException
+          | MongoSocketException
+          | MongoTimeoutException
+          | MongoConnectionPoolClearedException
+          | MongoNodeIsRecoveringException
+          | MongoNotPrimaryException e) {
+        // a lost cursor, a lost connection, or a server shutting down or stepping down
         closeCursor();
         if (++reopens > settings.maxReopens()) {
           throw new SourceUnavailableException(
-              "reading "
+              (e instanceof MongoCursorNotFoundException
+                      ? "MongoDB keeps losing the cursor: reading "
+                      : "MongoDB is unreachable: reading ")
                   + collection.getNamespace()
                   + " failed after "
                   + settings.maxReopens()
@@ -154,7 +166,6 @@ public final class MongoOrgSource implements Iterator<SourceRecord>, Closeable {
     var find =
         collection
             .find(query)
-            .projection(PROJECTION)
             .sort(ID_INDEX)
             .hint(ID_INDEX)
             .batchSize(settings.batchSize())

@@ -24,11 +24,12 @@ import org.bson.codecs.EncoderContext;
  * <p>Decoding is strict: a document that does not fit is rejected with an {@link
  * InvalidDocumentException} naming the field, never exported with a guess. Every field is required
  * and must not be null; a known field may appear only once per (sub)document; {@code type} is one
- * of the {@link OrgType} names. {@code quantity} and {@code amount} (byte) and {@code size} (short)
- * accept an int32, and an int64 or a finite integral double holding an in-range integer; never a
- * wrapped or truncated value. {@code percent} accepts a double, an int32, and an int64 or a
- * decimal128 only when a double holds exactly that number. {@code active} must be a boolean.
- * Unknown fields, nested or not, and {@code _id} are skipped.
+ * of the {@link OrgType} names; a string read from BSON bytes must be valid UTF-8. {@code quantity}
+ * and {@code amount} (byte) and {@code size} (short) accept an int32, and an int64 or a finite
+ * integral double holding an in-range integer; never a wrapped or truncated value. {@code percent}
+ * accepts a double, an int32, and an int64 or a decimal128 only when a double holds exactly that
+ * number. {@code active} must be a boolean. Unknown fields, nested or not, and {@code _id} are
+ * skipped.
  *
  * <p>After an exception the reader's state is unspecified, so decode each document from its own
  * bytes ({@link #decode(RawBsonDocument)}): a bad document then never breaks a cursor.
@@ -58,9 +59,14 @@ public final class OrgCodec implements Codec<Org> {
 
   private final Codec<BsonValue> idCodec = new BsonValueCodec();
 
-  /** Decodes one document from its bytes; a rejection carries the document's {@code _id}. */
+  /**
+   * Decodes one document from its bytes; a rejection carries the document's {@code _id}. A string
+   * field whose bytes are not valid UTF-8 is rejected too (a {@link BsonReader} of any other kind
+   * would have decoded it with U+FFFD already).
+   */
   public Org decode(RawBsonDocument document) {
-    try (BsonBinaryReader reader = new BsonBinaryReader(document.getByteBuffer().asNIO())) {
+    try (BsonBinaryReader reader =
+        BsonFields.utf8CheckingReader(document.getByteBuffer().asNIO())) {
       return decode(reader, DECODER_CONTEXT);
     } catch (InvalidDocumentException e) {
       throw e.withId(document.get("_id"));
@@ -123,7 +129,7 @@ public final class OrgCodec implements Codec<Org> {
       }
     }
     throw new InvalidDocumentException(
-        "type", "unknown value \"" + value + "\" (expected " + TYPE_NAMES + ")");
+        "type", "unknown value " + BsonFields.quote(value) + " (expected " + TYPE_NAMES + ")");
   }
 
   private static List<Attr> readAttributes(BsonReader reader) {

@@ -578,4 +578,81 @@ class OrgCodecTest {
                   .isEqualTo(new Reject(e.id(), "name", "expected string, got int32"));
             });
   }
+
+  /** A valid raw document whose name is exactly these bytes, UTF-8 or not. */
+  private static RawBsonDocument withNameBytes(byte... name) {
+    var buffer = new BasicOutputBuffer();
+    int at;
+    try (var writer = new BsonBinaryWriter(buffer)) {
+      writer.writeStartDocument();
+      writer.writeString("_id", "utf8");
+      // type byte, "name", NUL, int32 length: then the value, written as a placeholder first
+      at = buffer.getPosition() + 1 + "name".length() + 1 + Integer.BYTES;
+      writer.writeString("name", "?".repeat(name.length));
+      writer.writeString("category", "Banking");
+      writer.writeString("country", "ES");
+      writer.writeString("type", "FOO");
+      writer.writeStartArray("attributes");
+      writer.writeEndArray();
+      writer.writeEndDocument();
+    }
+    byte[] bytes = buffer.toByteArray();
+    System.arraycopy(name, 0, bytes, at, name.length);
+    return new RawBsonDocument(bytes);
+  }
+
+  private static byte[] bytes(int... values) {
+    byte[] b = new byte[values.length];
+    for (int i = 0; i < values.length; i++) {
+      b[i] = (byte) values[i];
+    }
+    return b;
+  }
+
+  static Stream<Arguments> invalidUtf8() {
+    return Stream.of(
+        arguments(bytes(0xFF), "byte 0xFF at offset 0"),
+        arguments(bytes('C', 'a', 'f', 0xE9), "byte 0xE9 at offset 3"),
+        arguments(bytes('a', 0xC0, 0xAF), "byte 0xC0 at offset 1"),
+        arguments(bytes(0xED, 0xA0, 0x80), "byte 0xED at offset 0"),
+        arguments(bytes('x', 0xF0, 0x9F, 0x98), "byte 0xF0 at offset 1"));
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @MethodSource("invalidUtf8")
+  void rejectsStringBytesThatAreNotUtf8InsteadOfReplacingThem(byte[] name, String where) {
+    assertThatThrownBy(() -> codec.decode(withNameBytes(name)))
+        .isInstanceOfSatisfying(
+            InvalidDocumentException.class,
+            e -> {
+              assertThat(e.field() + ": " + e.reason()).isEqualTo("name: invalid UTF-8: " + where);
+              assertThat(e.id()).isEqualTo(new BsonString("utf8"));
+            });
+  }
+
+  @Test
+  void findsInvalidUtf8InADocumentThatStartsInsideItsArray() {
+    byte[] document = withNameBytes(bytes('a', 0xFF)).getByteBuffer().array();
+    byte[] padded = new byte[document.length + 7];
+    System.arraycopy(document, 0, padded, 5, document.length);
+
+    assertThatThrownBy(() -> codec.decode(new RawBsonDocument(padded, 5, document.length)))
+        .isInstanceOfSatisfying(
+            InvalidDocumentException.class,
+            e -> assertThat(e.reason()).isEqualTo("invalid UTF-8: byte 0xFF at offset 1"));
+  }
+
+  @Test
+  void keepsAGenuineReplacementCharacter() {
+    assertThat(codec.decode(withNameBytes(bytes('<', 0xEF, 0xBF, 0xBD, '>'))).name())
+        .isEqualTo("<\uFFFD>");
+  }
+
+  @Test
+  void escapesAnUnknownTypeSoTheReasonShowsItExactly() {
+    assertThat(rejection(with("type", new BsonString("FOO\u0000"))))
+        .isEqualTo("type: unknown value \"FOO\\u0000\" (expected FOO, BAR or BAZ)");
+    assertThat(rejection(with("type", new BsonString("a\"b\\c\n"))))
+        .isEqualTo("type: unknown value \"a\\\"b\\\\c\\u000a\" (expected FOO, BAR or BAZ)");
+  }
 }
