@@ -47,7 +47,7 @@ public final class AtomicFiles {
       deleteQuietly(tmp);
       throw new ArtifactException("cannot write " + target + ": " + e.getMessage(), e);
     }
-    move(tmp, target);
+    moveOrDelete(tmp, target);
   }
 
   /** Something that writes a file's content to a stream. */
@@ -76,7 +76,17 @@ public final class AtomicFiles {
       deleteQuietly(tmp);
       throw e;
     }
-    move(tmp, target);
+    moveOrDelete(tmp, target);
+  }
+
+  /** Renames the finished temporary into place; if that fails, the temporary goes too. */
+  private static void moveOrDelete(Path tmp, Path target) {
+    try {
+      move(tmp, target);
+    } catch (ArtifactException e) {
+      deleteQuietly(tmp);
+      throw e;
+    }
   }
 
   /** Renames {@code source} to {@code target} atomically, replacing it. */

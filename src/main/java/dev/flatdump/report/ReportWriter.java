@@ -1,18 +1,14 @@
 package dev.flatdump.report;
 
+import dev.flatdump.artifact.ArtifactException;
+import dev.flatdump.artifact.AtomicFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * Writes a {@link SizeReport} as {@code report.json} (for machines), {@code report.md} (for reading
@@ -34,9 +30,6 @@ public final class ReportWriter {
 
   /** The self-contained HTML report. */
   public static final String HTML_FILE = "report.html";
-
-  private static final Set<PosixFilePermission> READABLE =
-      PosixFilePermissions.fromString("rw-r--r--");
 
   /**
    * Writes the three report files into {@code dir}, creating it if needed and replacing earlier
@@ -70,45 +63,11 @@ public final class ReportWriter {
   }
 
   private static Path write(Path target, String content) {
-    Path temp = null;
     try {
-      temp = createTemp(target);
-      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-        ByteBuffer bytes = ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8));
-        while (bytes.hasRemaining()) {
-          channel.write(bytes);
-        }
-        channel.force(true);
-      }
-      // On POSIX, an atomic rename replaces an existing target.
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+      AtomicFiles.write(target, ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8)));
       return target;
-    } catch (IOException e) {
-      deleteQuietly(temp, e);
-      throw new ReportException("cannot write report " + target + ": " + e, target, e);
-    }
-  }
-
-  /** A hidden temporary file next to {@code target}, readable by all like a normal new file. */
-  private static Path createTemp(Path target) throws IOException {
-    Path dir = target.getParent();
-    String prefix = "." + target.getFileName() + ".";
-    if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-      // createTempFile would make it owner-only (0600), and the rename keeps that.
-      return Files.createTempFile(
-          dir, prefix, ".tmp", PosixFilePermissions.asFileAttribute(READABLE));
-    }
-    return Files.createTempFile(dir, prefix, ".tmp");
-  }
-
-  private static void deleteQuietly(Path temp, IOException failure) {
-    if (temp == null) {
-      return;
-    }
-    try {
-      Files.deleteIfExists(temp);
-    } catch (IOException e) {
-      failure.addSuppressed(e);
+    } catch (ArtifactException e) {
+      throw new ReportException("cannot write report " + target + ": " + e.getMessage(), target, e);
     }
   }
 }
