@@ -172,14 +172,21 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
     return status;
   }
 
-  /** A single shard is published as {@code organizations.fb}; several keep their numbered names. */
+  /**
+   * A single shard is published as {@code organizations.fb}; several keep their numbered names.
+   * Idempotent: if a crash lost the commit after the rename, the restart finds it already done.
+   */
   private List<ShardFile> finalNames(List<ShardFile> staged) {
     if (staged.size() != 1) {
       return staged;
     }
     ShardFile only = staged.get(0);
     String name = ShardWriter.BASE_NAME + ShardWriter.EXTENSION;
-    AtomicFiles.move(options.staging().resolve(only.fileName()), options.staging().resolve(name));
+    Path numbered = options.staging().resolve(only.fileName());
+    Path single = options.staging().resolve(name);
+    if (Files.exists(numbered) || !Files.exists(single)) {
+      AtomicFiles.move(numbered, single);
+    }
     return List.of(new ShardFile(0, name, only.records(), only.bytes()));
   }
 

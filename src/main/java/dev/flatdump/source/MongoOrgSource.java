@@ -2,8 +2,10 @@ package dev.flatdump.source;
 
 import com.mongodb.MongoConnectionPoolClearedException;
 import com.mongodb.MongoCursorNotFoundException;
+import com.mongodb.MongoException;
 import com.mongodb.MongoNodeIsRecoveringException;
 import com.mongodb.MongoNotPrimaryException;
+import com.mongodb.MongoServerException;
 import com.mongodb.MongoSocketException;
 import com.mongodb.MongoTimeoutException;
 import com.mongodb.client.MongoCollection;
@@ -14,6 +16,7 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.Set;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonValue;
@@ -52,6 +55,14 @@ public final class MongoOrgSource implements Iterator<SourceRecord>, Closeable {
   }
 
   private static final Bson ID_INDEX = new BsonDocument("_id", new BsonInt32(1));
+
+  /**
+   * HostUnreachable, HostNotFound, NetworkTimeout, ShutdownInProgress, PrimarySteppedDown,
+   * SocketException, NotWritablePrimary, InterruptedAtShutdown, InterruptedDueToReplStateChange,
+   * NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary.
+   */
+  private static final Set<Integer> RETRYABLE_READ_CODES =
+      Set.of(6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436);
 
   private final MongoCollection<RawBsonDocument> collection;
   private final BsonDocument query;
@@ -124,13 +135,10 @@ public final class MongoOrgSource implements Iterator<SourceRecord>, Closeable {
           return decode(id, raw);
         }
         return null;
-      } catch (MongoCursorNotFoundException
-          | MongoSocketException
-          | MongoTimeoutException
-          | MongoConnectionPoolClearedException
-          | MongoNodeIsRecoveringException
-          | MongoNotPrimaryException e) {
-        // a lost cursor, a lost connection, or a server shutting down or stepping down
+      } catch (MongoException e) {
+        if (!isTransient(e)) {
+          throw e;
+        }
         closeCursor();
         if (++reopens > settings.maxReopens()) {
           throw new SourceUnavailableException(
@@ -149,6 +157,21 @@ public final class MongoOrgSource implements Iterator<SourceRecord>, Closeable {
         sleep(settings.reopenBackoff().multipliedBy(reopens));
       }
     }
+  }
+
+  /**
+   * Errors after which the same read may succeed on a new cursor: a lost cursor, a lost or refused
+   * connection, and a server that is shutting down, restarting or stepping down (the codes of the
+   * driver specifications' retryable reads, which a getMore reports as a query error).
+   */
+  private static boolean isTransient(MongoException e) {
+    return e instanceof MongoCursorNotFoundException
+        || e instanceof MongoSocketException
+        || e instanceof MongoTimeoutException
+        || e instanceof MongoConnectionPoolClearedException
+        || e instanceof MongoNodeIsRecoveringException
+        || e instanceof MongoNotPrimaryException
+        || (e instanceof MongoServerException s && RETRYABLE_READ_CODES.contains(s.getCode()));
   }
 
   private SourceRecord decode(BsonValue id, RawBsonDocument raw) {
