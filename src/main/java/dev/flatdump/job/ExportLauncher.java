@@ -161,13 +161,28 @@ public final class ExportLauncher {
       }
       JobExecution last = repository.getLastJobExecution(job.getName(), params);
       boolean restarted = last != null;
-      if (last != null && last.getStatus().isRunning()) {
-        // we hold the output directory's lock, so whoever left it running is gone
+      if (last != null
+          && (last.getStatus().isRunning() || last.getStatus() == BatchStatus.UNKNOWN)) {
+        // We hold the output directory's lock, so whoever left it running is gone. UNKNOWN means
+        // its end could not be recorded (a full disk): the last saved checkpoint still holds, and
+        // everything after it is redone, so restarting from there is safe.
         markAbandonedAsFailed(repository, last);
       }
       JobExecution execution;
       try {
         execution = operator.start(job, params);
+      } catch (RuntimeException e) {
+        // The job ran but the job repository could not record how it ended (e.g. a full disk
+        // holds it too): report the job's own failure, which the listener kept in memory.
+        JobExecution ended = ctx.getBean(LastExecution.class).get();
+        if (ended == null || ended.getAllFailureExceptions().isEmpty()) {
+          throw new FlatdumpException(
+              "the job repository could not record the run: " + rootMessage(e), e);
+        }
+        ended.addFailureException(
+            new FlatdumpException(
+                "the job repository could not record the failure: " + rootMessage(e)));
+        return new Result(Outcome.FAILED, ended, restarted);
       } catch (JobInstanceAlreadyCompleteException e) {
         return new Result(Outcome.ALREADY_COMPLETE, last, false);
       } catch (JobExecutionAlreadyRunningException
@@ -179,6 +194,14 @@ public final class ExportLauncher {
           execution.getStatus() == BatchStatus.COMPLETED ? Outcome.COMPLETED : Outcome.FAILED;
       return new Result(outcome, execution, restarted);
     }
+  }
+
+  private static String rootMessage(Throwable t) {
+    Throwable c = t;
+    while (c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
   }
 
   /** The newest execution into this output directory, if it did not complete. */

@@ -31,13 +31,20 @@ class OrganizationsExportJobConfiguration {
       Step exportStep,
       Step compressStep,
       Step reportStep,
-      Step uploadStep) {
+      Step uploadStep,
+      LastExecution lastExecution) {
     return new JobBuilder(JOB_NAME, jobRepository)
+        .listener(lastExecution)
         .start(exportStep)
         .next(compressStep)
         .next(reportStep)
         .next(uploadStep)
         .build();
+  }
+
+  @Bean
+  LastExecution lastExecution() {
+    return new LastExecution();
   }
 
   @Bean
