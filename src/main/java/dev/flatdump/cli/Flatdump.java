@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       VerifyCommand.class,
       CheckCommand.class,
       GenerateCommand.class,
+      BenchCommand.class,
       LoadCommand.class
     })
 public final class Flatdump {

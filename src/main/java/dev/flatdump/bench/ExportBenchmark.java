@@ -1,0 +1,240 @@
+package dev.flatdump.bench;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoCursor;
+import com.mongodb.client.model.Projections;
+import dev.flatdump.FlatdumpException;
+import dev.flatdump.job.ExportLauncher;
+import dev.flatdump.source.MongoOrgSource;
+import dev.flatdump.source.SourceRecord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.Document;
+import org.bson.RawBsonDocument;
+import org.bson.conversions.Bson;
+
+/**
+ * Measures the export end to end against what reading the same collection costs, in one JVM and one
+ * run: a raw cursor scan (the floor: the driver hands over each document's bytes), a scan that
+ * decodes every document into a driver {@link Document} (what a naive exporter pays), a scan
+ * through flatdump's own reader ({@link MongoOrgSource}: BSON decoded into records, nothing
+ * written), and the real export through {@link ExportLauncher} into a fresh directory, without
+ * compression. Every scan asks the server the same thing the export does: all documents, the
+ * export's projection, in {@code _id} order along the {@code _id} index, in batches of the same
+ * size.
+ *
+ * <p>Each run does every row once, in that order, after one warm-up run of all rows, so that drift
+ * in the machine's load hits every row alike. Not thread-safe; run one at a time.
+ */
+public final class ExportBenchmark {
+
+  static final Bson PROJECTION =
+      Projections.include("_id", "name", "category", "country", "type", "attributes");
+  private static final Bson ID_INDEX = new BsonDocument("_id", new BsonInt32(1));
+
+  /**
+   * @param source the server's {@code host:port} list, without credentials (see {@code
+   *     ConnectionStrings.hosts})
+   * @param database the database
+   * @param collection the collection to scan and export
+   * @param runs measured runs, after one warm-up run; at least 1
+   * @param batchSize the cursor batch size of every row, as the export's {@code --batch-size}
+   * @param dir where the exports are written, one directory per run (created if missing)
+   * @param keepFiles keep the exports; otherwise each is deleted once measured
+   */
+  public record Settings(
+      String source,
+      String database,
+      String collection,
+      int runs,
+      int batchSize,
+      Path dir,
+      boolean keepFiles) {
+    public Settings {
+      Objects.requireNonNull(source, "source must be set");
+      Objects.requireNonNull(database, "database must be set");
+      Objects.requireNonNull(collection, "collection must be set");
+      Objects.requireNonNull(dir, "dir must be set");
+      if (runs < 1) {
+        throw new IllegalArgumentException("runs must be >= 1, got " + runs);
+      }
+      if (batchSize < 1) {
+        throw new IllegalArgumentException("batch size must be >= 1, got " + batchSize);
+      }
+    }
+  }
+
+  /** What one row's run did: documents through it, the bytes it counts, and any detail. */
+  private record Pass(long docs, long bytes, String detail) {}
+
+  @FunctionalInterface
+  private interface Row {
+    Pass run(int run) throws IOException;
+  }
+
+  private final MongoClient client;
+  private final Settings settings;
+  private final Consumer<String> log;
+  private final HeapProbe probe = new HeapProbe();
+
+  private ExportBenchmark(MongoClient client, Settings settings, Consumer<String> log) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.log = Objects.requireNonNull(log, "log");
+  }
+
+  /**
+   * Runs every row.
+   *
+   * @param client a connected client; not closed here
+   * @param log receives a line per measured run (progress); must not be null
+   * @throws FlatdumpException if an export does not complete
+   */
+  public static ExportReport run(MongoClient client, Settings settings, Consumer<String> log)
+      throws IOException {
+    return new ExportBenchmark(client, settings, log).run();
+  }
+
+  private ExportReport run() throws IOException {
+    String loadBefore = MachineInfo.loadAverage();
+    Files.createDirectories(settings.dir());
+    List<String> names =
+        List.of(
+            "raw cursor scan (RawBsonDocument, sum of byte lengths)",
+            "driver Document scan (DocumentCodec)",
+            "flatdump reader only (MongoOrgSource: BSON → records)",
+            "flatdump export (ExportLauncher, --compress none)");
+    List<Row> rows =
+        List.of(run -> rawScan(), run -> documentScan(), run -> orgScan(), this::export);
+    int runs = settings.runs();
+    long[][] nanos = new long[rows.size()][runs];
+    long[][] peakUsed = new long[rows.size()][runs];
+    long[][] peakLive = new long[rows.size()][runs];
+    long[][] peakRss = new long[rows.size()][runs];
+    Pass[] last = new Pass[rows.size()];
+    boolean rssPerRow = ProcessMemory.resetPeakRss();
+    for (int run = -1; run < runs; run++) { // run -1 warms up
+      for (int i = 0; i < rows.size(); i++) {
+        probe.start();
+        ProcessMemory.resetPeakRss();
+        long start = System.nanoTime();
+        Pass pass = rows.get(i).run(run);
+        long took = System.nanoTime() - start;
+        long rss = ProcessMemory.peakRssBytes();
+        HeapProbe.HeapUse use = probe.stop(null);
+        log.accept(
+            String.format(
+                Locale.ROOT,
+                "%s %s: %s, %,d docs, peak heap used %s, peak live %s, peak RSS %s%s",
+                names.get(i),
+                run < 0 ? "warm-up" : "run " + (run + 1),
+                Figures.millis(took),
+                pass.docs(),
+                Figures.bytes(use.peakUsedBytes()),
+                Figures.bytes(use.peakLiveBytes()),
+                Figures.bytes(rss),
+                pass.detail().isEmpty() ? "" : " (" + pass.detail() + ")"));
+        if (run >= 0) {
+          nanos[i][run] = took;
+          peakUsed[i][run] = use.peakUsedBytes();
+          peakLive[i][run] = use.peakLiveBytes();
+          peakRss[i][run] = rss;
+          last[i] = pass;
+        }
+      }
+    }
+    List<ExportRow> result = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      result.add(
+          new ExportRow(
+              names.get(i),
+              last[i].docs(),
+              last[i].bytes(),
+              Figures.median(nanos[i]),
+              Figures.median(peakUsed[i]),
+              Figures.median(peakLive[i]),
+              Figures.median(peakRss[i]),
+              last[i].detail()));
+    }
+    return new ExportReport(
+        settings, MachineInfo.describe(), loadBefore, MachineInfo.loadAverage(), rssPerRow, result);
+  }
+
+  private MongoCollection<RawBsonDocument> rawCollection() {
+    return client
+        .getDatabase(settings.database())
+        .getCollection(settings.collection(), RawBsonDocument.class);
+  }
+
+  private <T> MongoCursor<T> cursor(MongoCollection<T> collection) {
+    return collection
+        .find()
+        .projection(PROJECTION)
+        .sort(ID_INDEX)
+        .hint(ID_INDEX)
+        .batchSize(settings.batchSize())
+        .iterator();
+  }
+
+  private Pass rawScan() {
+    long docs = 0;
+    long bytes = 0;
+    try (MongoCursor<RawBsonDocument> cursor = cursor(rawCollection())) {
+      while (cursor.hasNext()) {
+        bytes += cursor.next().getByteBuffer().remaining();
+        docs++;
+      }
+    }
+    return new Pass(docs, bytes, Figures.bytes(bytes) + " of BSON");
+  }
+
+  private Pass documentScan() {
+    long docs = 0;
+    long fields = 0;
+    MongoCollection<Document> collection =
+        client.getDatabase(settings.database()).getCollection(settings.collection());
+    try (MongoCursor<Document> cursor = cursor(collection)) {
+      while (cursor.hasNext()) {
+        fields += cursor.next().size();
+        docs++;
+      }
+    }
+    return new Pass(docs, fields, "");
+  }
+
+  private Pass orgScan() {
+    long accepted = 0;
+    long rejected = 0;
+    var cursorSettings =
+        new MongoOrgSource.Settings(
+            settings.batchSize(),
+            MongoOrgSource.Settings.DEFAULTS.maxReopens(),
+            MongoOrgSource.Settings.DEFAULTS.reopenBackoff());
+    try (var source =
+        new MongoOrgSource(rawCollection(), new BsonDocument(), null, cursorSettings)) {
+      while (source.hasNext()) {
+        if (source.next() instanceof SourceRecord.Accepted) {
+          accepted++;
+        } else {
+          rejected++;
+        }
+      }
+    }
+    return new Pass(accepted + rejected, 0, rejected == 0 ? "" : rejected + " rejected");
+  }
+
+  private Pass export(int run) throws IOException {
+    Path out = settings.dir().resolve(run < 0 ? "export-warm-up" : "export-run-" + (run + 1));
+    LauncherExport.Outcome outcome = LauncherExport.run(client, settings, out);
+    return new Pass(outcome.docs(), outcome.artifactBytes(), outcome.steps());
+  }
+}

@@ -1,0 +1,64 @@
+package dev.flatdump.bench;
+
+import dev.flatdump.Org;
+import dev.flatdump.encode.DedupOptions;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One row of the codec table: how to write a list of orgs to a file and read it back. Readers
+ * return a {@link ReadChecksum} value, so that the JIT cannot drop the reads and so that every row
+ * can be checked to read back the same data.
+ *
+ * <p>Implementations are stateless between calls; not meant for concurrent use.
+ */
+interface OrgFileCodec {
+
+  /** The row's label in the table. */
+  String name();
+
+  /** The file-name extension of what {@link #write} writes, without the dot. */
+  String extension();
+
+  /**
+   * Serializes {@code orgs} into {@code file} (created or truncated).
+   *
+   * @return what the writer still holds at the end (the protobuf message, the FlatBuffer), kept
+   *     reachable while the heap is measured; null when it holds nothing
+   */
+  Object write(List<Org> orgs, Path file) throws IOException;
+
+  /** Reads every org's name and attribute ids, as the articles' "some attributes" read. */
+  long readSome(Path file) throws IOException;
+
+  /** Reads every field of every org. */
+  long readAll(Path file) throws IOException;
+
+  /**
+   * The table's rows, in order: JSON and protobuf as the articles wrote them, FlatBuffers plain and
+   * with string de-dup, the articles' naive attribute de-dup, flatdump's own attribute de-dup
+   * without and with vector de-dup.
+   *
+   * @param flatBuffersInitialCapacity every FlatBuffers row starts with this buffer size in bytes
+   *     and lets it double, as the export does
+   */
+  static List<OrgFileCodec> articleTable(int flatBuffersInitialCapacity) {
+    int capacity = flatBuffersInitialCapacity;
+    return List.of(
+        new JacksonFileCodec(),
+        new ProtobufFileCodec(),
+        FlatBuffersFileCodec.flatdump("FlatBuffers plain", DedupOptions.NONE, capacity),
+        FlatBuffersFileCodec.flatdump(
+            "FlatBuffers + strings de-dup", DedupOptions.STRINGS_ONLY, capacity),
+        new FlatBuffersFileCodec(
+            "FlatBuffers + strings + attributes, naive HashMap<Attr,Integer>",
+            orgs -> NaiveDedupFlatBuffersEncoder.encode(orgs, capacity)),
+        FlatBuffersFileCodec.flatdump(
+            "flatdump strings + attributes", new DedupOptions(true, true, false), capacity),
+        FlatBuffersFileCodec.flatdump(
+            "flatdump strings + attributes + vectors (export default)",
+            DedupOptions.ALL,
+            capacity));
+  }
+}

@@ -1,0 +1,93 @@
+package dev.flatdump.cli;
+
+import com.mongodb.client.MongoClient;
+import dev.flatdump.bench.ExportBenchmark;
+import dev.flatdump.bench.ExportReport;
+import dev.flatdump.source.ConnectionStrings;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flatdump bench export}: the export end to end against a raw cursor scan, a driver {@code
+ * Document} scan and flatdump's reader alone, by {@link ExportBenchmark}. Exit 1 if a row saw
+ * another number of documents than the raw scan.
+ */
+@Command(
+    name = "export",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Times the export of a collection (uncompressed, all de-dup on) against scans of the same",
+      "collection: raw BSON (the floor), driver Documents, and flatdump's reader alone;",
+      "with docs/s, heap and peak RSS for each."
+    })
+public final class BenchExportCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @Mixin private MongoTarget mongo;
+
+  @Option(
+      names = "--runs",
+      defaultValue = "3",
+      paramLabel = "N",
+      description = "Measured runs, after one warm-up run (default: ${DEFAULT-VALUE}).")
+  private int runs;
+
+  @Option(
+      names = "--batch-size",
+      defaultValue = "1000",
+      paramLabel = "N",
+      description = "Cursor batch size for every row (default: ${DEFAULT-VALUE}).")
+  private int batchSize;
+
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "Export into DIR and keep the exports (default: a temporary directory).")
+  private Path out;
+
+  @Override
+  public Integer call() throws IOException {
+    if (mongo.uri == null || mongo.db == null || mongo.collection == null) {
+      throw new IllegalArgumentException("--uri, --db and --collection are required");
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    Path dir = out != null ? out : Files.createTempDirectory("flatdump-bench-export");
+    err.println(
+        "bench export: " + mongo.namespace() + " from " + ConnectionStrings.mask(mongo.uri));
+    try (MongoClient client = mongo.connect()) {
+      ExportReport report =
+          ExportBenchmark.run(
+              client,
+              new ExportBenchmark.Settings(
+                  ConnectionStrings.hosts(mongo.uri),
+                  mongo.db,
+                  mongo.collection,
+                  runs,
+                  batchSize,
+                  dir,
+                  out != null),
+              line -> {
+                err.println("bench export: " + line);
+                err.flush();
+              });
+      PrintWriter outw = spec.commandLine().getOut();
+      outw.print(report.toMarkdown());
+      outw.flush();
+      return BenchCodecsCommand.failIfAny(report.inconsistencies(), err);
+    } finally {
+      if (out == null) {
+        Files.deleteIfExists(dir);
+      }
+    }
+  }
+}

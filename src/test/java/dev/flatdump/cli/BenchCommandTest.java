@@ -1,0 +1,38 @@
+package dev.flatdump.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The {@code bench} command line; the benchmarks themselves are tested in their package. */
+class BenchCommandTest {
+
+  @Test
+  void printsTheCodecTableOnStdout() {
+    CliRun run =
+        CliRun.of("bench", "codecs", "--profile", "article", "--orgs", "30", "--runs", "1");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("Codecs: profile article, 30 orgs (seed 42)")
+        .contains("| JSON (Jackson, as the articles) |")
+        .contains("| flatdump strings + attributes + vectors (export default) |");
+    assertThat(run.err()).contains("bench codecs: generating 30 article orgs");
+  }
+
+  @Test
+  void rejectsZeroOrgsAsBadUsage() {
+    CliRun run = CliRun.of("bench", "codecs", "--profile", "article", "--orgs", "0");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Flatdump.EXIT_USAGE);
+    assertThat(run.err()).contains("orgs must be >= 1, got 0");
+  }
+
+  @Test
+  void asksForABenchmarkWhenNoneIsNamed() {
+    CliRun run = CliRun.of("bench");
+
+    assertThat(run.exitCode()).isEqualTo(Flatdump.EXIT_USAGE);
+    assertThat(run.err()).contains("name a benchmark: codecs or export");
+  }
+}

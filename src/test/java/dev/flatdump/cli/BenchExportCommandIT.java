@@ -1,0 +1,40 @@
+package dev.flatdump.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.client.MongoDatabase;
+import dev.flatdump.testing.MongoDbExtension;
+import dev.flatdump.testing.MongoDbExtension.MongoServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(MongoDbExtension.class)
+class BenchExportCommandIT {
+
+  @Test
+  void timesTheExportAgainstTheScansOfTheSameCollection(
+      MongoServer server, MongoDatabase database) {
+    String[] target = {"--uri", server.uri(), "--db", database.getName(), "--collection", "orgs"};
+    CliRun generated =
+        CliRun.of(
+            concat(new String[] {"generate", "--orgs", "300", "--profile", "realistic"}, target));
+    assertThat(generated.exitCode()).as(generated.toString()).isZero();
+
+    CliRun run = CliRun.of(concat(new String[] {"bench", "export", "--runs", "1"}, target));
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out())
+        .contains("300 documents")
+        .contains("| raw cursor scan (RawBsonDocument, sum of byte lengths) |")
+        .contains("| driver Document scan (DocumentCodec) |")
+        .contains("| flatdump reader only (MongoOrgSource: BSON → records) |")
+        .contains("| flatdump export (ExportLauncher, --compress none) |")
+        .contains("exportStep");
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+}
