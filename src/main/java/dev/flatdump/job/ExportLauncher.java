@@ -173,16 +173,9 @@ public final class ExportLauncher {
         execution = operator.start(job, params);
       } catch (RuntimeException e) {
         // The job ran but the job repository could not record how it ended (e.g. a full disk
-        // holds it too): report the job's own failure, which the listener kept in memory.
-        JobExecution ended = ctx.getBean(LastExecution.class).get();
-        if (ended == null || ended.getAllFailureExceptions().isEmpty()) {
-          throw new FlatdumpException(
-              "the job repository could not record the run: " + rootMessage(e), e);
-        }
-        ended.addFailureException(
-            new FlatdumpException(
-                "the job repository could not record the failure: " + rootMessage(e)));
-        return new Result(Outcome.FAILED, ended, restarted);
+        // holds it too): say which step failed and why, from what the listener kept in memory.
+        throw new FlatdumpException(
+            unrecorded(ctx.getBean(LastExecution.class).lastStep(), options, runtime, e), e);
       } catch (JobInstanceAlreadyCompleteException e) {
         return new Result(Outcome.ALREADY_COMPLETE, last, false);
       } catch (JobExecutionAlreadyRunningException
@@ -194,6 +187,36 @@ public final class ExportLauncher {
           execution.getStatus() == BatchStatus.COMPLETED ? Outcome.COMPLETED : Outcome.FAILED;
       return new Result(outcome, execution, restarted);
     }
+  }
+
+  private static String unrecorded(
+      StepExecution step, ExportOptions options, JobRuntime runtime, RuntimeException e) {
+    String repository =
+        "the job repository ("
+            + (runtime.jobRepositoryUrl().startsWith("jdbc:h2:file:")
+                ? options.out().resolve(".flatdump")
+                : "--job-repository")
+            + ") could not be written: "
+            + rootMessage(e);
+    if (step == null) {
+      return repository;
+    }
+    String cause =
+        step.getFailureExceptions().stream()
+            .filter(t -> !(t instanceof org.springframework.transaction.TransactionException))
+            .map(ExportLauncher::rootOrOwnMessage)
+            .findFirst()
+            .orElse(null);
+    return "export failed: "
+        + step.getStepName()
+        + ": "
+        + (cause == null ? repository : cause + "; and " + repository)
+        + ". Fix it and run the same command again to resume from the last saved checkpoint";
+  }
+
+  /** Our own exceptions say what failed; anything else is best told by its root cause. */
+  private static String rootOrOwnMessage(Throwable t) {
+    return t instanceof FlatdumpException ? t.getMessage() : rootMessage(t);
   }
 
   private static String rootMessage(Throwable t) {

@@ -1,22 +1,24 @@
 package dev.flatdump.job;
 
-import org.springframework.batch.core.job.JobExecution;
-import org.springframework.batch.core.listener.JobExecutionListener;
+import org.springframework.batch.core.listener.StepExecutionListener;
+import org.springframework.batch.core.step.StepExecution;
 
 /**
- * Keeps the job execution in memory as it ends, before the job repository records it, so that the
- * launcher can still report why the job failed when the repository itself cannot be written.
+ * Keeps the last step execution in memory as it ends, before the job repository records it, so that
+ * the launcher can still say which step failed and why when the repository itself cannot be written
+ * (a full disk that holds it too).
  */
-final class LastExecution implements JobExecutionListener {
+final class LastExecution implements StepExecutionListener {
 
-  private volatile JobExecution last;
+  private volatile StepExecution lastStep;
 
   @Override
-  public void afterJob(JobExecution jobExecution) {
-    last = jobExecution;
+  public void beforeStep(StepExecution stepExecution) {
+    lastStep = stepExecution;
   }
 
-  JobExecution get() {
-    return last;
+  /** The step that ran last, or null. */
+  StepExecution lastStep() {
+    return lastStep;
   }
 }

@@ -31,10 +31,8 @@ class OrganizationsExportJobConfiguration {
       Step exportStep,
       Step compressStep,
       Step reportStep,
-      Step uploadStep,
-      LastExecution lastExecution) {
+      Step uploadStep) {
     return new JobBuilder(JOB_NAME, jobRepository)
-        .listener(lastExecution)
         .start(exportStep)
         .next(compressStep)
         .next(reportStep)
@@ -48,30 +46,46 @@ class OrganizationsExportJobConfiguration {
   }
 
   @Bean
-  Step exportStep(JobRepository jobRepository, PlatformTransactionManager tm, JobRuntime runtime) {
+  Step exportStep(
+      JobRepository jobRepository,
+      PlatformTransactionManager tm,
+      JobRuntime runtime,
+      LastExecution lastExecution) {
     var tasklet = new ExportTasklet(runtime);
     return new StepBuilder("exportStep", jobRepository)
-        .tasklet(tasklet, tm).stream(tasklet).listener(tasklet).build();
+        .tasklet(tasklet, tm).stream(tasklet).listener(tasklet).listener(lastExecution).build();
   }
 
   @Bean
-  Step compressStep(JobRepository jobRepository, PlatformTransactionManager tm) {
+  Step compressStep(
+      JobRepository jobRepository, PlatformTransactionManager tm, LastExecution lastExecution) {
     return new StepBuilder("compressStep", jobRepository)
         .tasklet(new CompressTasklet(), tm)
+        .listener(lastExecution)
         .build();
   }
 
   @Bean
-  Step reportStep(JobRepository jobRepository, PlatformTransactionManager tm, JobRuntime runtime) {
+  Step reportStep(
+      JobRepository jobRepository,
+      PlatformTransactionManager tm,
+      JobRuntime runtime,
+      LastExecution lastExecution) {
     return new StepBuilder("reportStep", jobRepository)
         .tasklet(new ReportTasklet(runtime), tm)
+        .listener(lastExecution)
         .build();
   }
 
   @Bean
-  Step uploadStep(JobRepository jobRepository, PlatformTransactionManager tm, JobRuntime runtime) {
+  Step uploadStep(
+      JobRepository jobRepository,
+      PlatformTransactionManager tm,
+      JobRuntime runtime,
+      LastExecution lastExecution) {
     return new StepBuilder("uploadStep", jobRepository)
         .tasklet(new UploadTasklet(runtime), tm)
+        .listener(lastExecution)
         .build();
   }
 }
