@@ -1,28 +1,17 @@
 package dev.flatdump.bench;
 
+import dev.flatdump.report.Units;
 import java.util.Arrays;
 import java.util.Locale;
 
 /** Formats benchmark figures for people, and takes medians. Stateless. */
 final class Figures {
 
-  private static final String[] BYTE_UNITS = {"B", "KiB", "MiB", "GiB", "TiB"};
-
   private Figures() {}
 
-  /** {@code 1536} → {@code "1.50 KiB"}: three significant digits, binary units. */
+  /** {@code 1536} → {@code "1.50 KiB"}: as the size report prints sizes. */
   static String bytes(long bytes) {
-    if (bytes < 1024) {
-      return bytes + " B";
-    }
-    double value = bytes;
-    int unit = 0;
-    while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
-      value /= 1024;
-      unit++;
-    }
-    String pattern = value < 10 ? "%.2f %s" : value < 100 ? "%.1f %s" : "%.0f %s";
-    return String.format(Locale.ROOT, pattern, value, BYTE_UNITS[unit]);
+    return Units.bytes(bytes);
   }
 
   /** Nanoseconds as grouped milliseconds, as the articles print them: {@code "11,718 ms"}. */

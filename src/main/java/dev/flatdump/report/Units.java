@@ -3,14 +3,14 @@ package dev.flatdump.report;
 import java.util.Locale;
 
 /** Formats figures for people: binary byte units, grouped digits, percentages and durations. */
-final class Units {
+public final class Units {
 
   private static final String[] BYTE_UNITS = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 
   private Units() {}
 
   /** {@code 772800000} → {@code "737 MiB"}: three significant digits, IEC units. */
-  static String bytes(long bytes) {
+  public static String bytes(long bytes) {
     if (bytes < 1024) {
       return bytes + " B";
     }
