@@ -1,6 +1,7 @@
 package dev.flatdump.bench;
 
 import dev.flatdump.artifact.Compression;
+import dev.flatdump.report.CountingOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -17,26 +18,11 @@ final class CompressedSizes {
 
   /** The compressed size of {@code file} in bytes. */
   static long of(Path file, Compression compression) throws IOException {
-    var counter = new Counter();
+    var counter = new CountingOutputStream();
     try (InputStream in = Files.newInputStream(file);
         OutputStream out = compression.wrap(counter)) {
       in.transferTo(out);
     }
-    return counter.count;
-  }
-
-  /** Counts and discards. */
-  private static final class Counter extends OutputStream {
-    private long count;
-
-    @Override
-    public void write(int b) {
-      count++;
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) {
-      count += len;
-    }
+    return counter.count();
   }
 }

@@ -3,7 +3,7 @@ package dev.flatdump.report;
 import java.io.OutputStream;
 
 /** Counts the bytes written to it and discards them. Not thread-safe; closing does nothing. */
-final class CountingOutputStream extends OutputStream {
+public final class CountingOutputStream extends OutputStream {
 
   private long count;
 
@@ -18,7 +18,7 @@ final class CountingOutputStream extends OutputStream {
   }
 
   /** Bytes written so far. */
-  long count() {
+  public long count() {
     return count;
   }
 }
