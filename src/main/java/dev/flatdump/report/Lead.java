@@ -93,7 +93,7 @@ final class Lead {
 
   private static String time(SizeReport report) {
     return Units.millis(report.duration().toMillis())
-        + " at "
+        + " in all, the export step at "
         + Units.rate(report.docsPerSecond())
         + " documents/s, peak heap "
         + Units.bytes(report.peakHeapBytes());
