@@ -142,16 +142,7 @@ class BadInputExportIT {
     assertThat(records.get("exported").asLong()).isEqualTo(exported.size());
     assertThat(records.get("rejected").asLong()).isEqualTo(expectedRejects.size());
 
-    CliRun verify =
-        CliRun.of(
-            "verify",
-            "--uri",
-            server.uri(),
-            "--db",
-            db.getName(),
-            "--collection",
-            COLLECTION,
-            out.toString());
+    CliRun verify = ExportCommandIT.verify(server, db, COLLECTION, out);
     assertThat(verify.exitCode()).as(verify.toString()).isZero();
   }
 

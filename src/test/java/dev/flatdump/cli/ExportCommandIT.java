@@ -53,6 +53,18 @@ class ExportCommandIT {
     return CliRun.of(args.toArray(String[]::new));
   }
 
+  static CliRun verify(MongoServer server, MongoDatabase db, String collection, Path out) {
+    return CliRun.of(
+        "verify",
+        "--uri",
+        server.uri(),
+        "--db",
+        db.getName(),
+        "--collection",
+        collection,
+        out.toString());
+  }
+
   static JsonNode report(Path out) throws Exception {
     return JSON.readTree(Files.readString(out.resolve("report.json")));
   }
@@ -69,16 +81,7 @@ class ExportCommandIT {
         CliRun run = export(server, db, coll, out);
         assertThat(run.exitCode()).as(run.toString()).isZero();
 
-        CliRun verify =
-            CliRun.of(
-                "verify",
-                "--uri",
-                server.uri(),
-                "--db",
-                db.getName(),
-                "--collection",
-                coll,
-                out.toString());
+        CliRun verify = verify(server, db, coll, out);
         assertThat(verify.exitCode()).as(verify.toString()).isZero();
         assertThat(verify.out()).contains("1,500 documents agree");
 
@@ -197,16 +200,7 @@ class ExportCommandIT {
       assertThat(inspect.out())
           .contains("total  600 organizations")
           .contains(m.shards().size() + " shards");
-      CliRun verify =
-          CliRun.of(
-              "verify",
-              "--uri",
-              server.uri(),
-              "--db",
-              db.getName(),
-              "--collection",
-              "orgs",
-              out.toString());
+      CliRun verify = verify(server, db, "orgs", out);
       assertThat(verify.exitCode()).as(verify.toString()).isZero();
     }
   }

@@ -53,17 +53,7 @@ class SampleDataExportIT {
       MongoServer server, MongoDatabase db, @TempDir Path out) throws Exception {
     load(server, db, "edge-cases.jsonl");
     load(server, db, "malformed.jsonl");
-    CliRun run =
-        CliRun.of(
-            "export",
-            "--uri",
-            server.uri(),
-            "--db",
-            db.getName(),
-            "--collection",
-            "orgs",
-            "--out",
-            out.toString());
+    CliRun run = ExportCommandIT.export(server, db, "orgs", out);
     assertThat(run.exitCode()).as(run.toString()).isZero();
 
     Map<String, String> expected = new HashMap<>();
@@ -91,35 +81,14 @@ class SampleDataExportIT {
     assertThat(report.at("/records/exported").asLong()).isEqualTo(edgeCases);
     assertThat(report.at("/records/read").asLong()).isEqualTo(edgeCases + expected.size());
 
-    CliRun verify =
-        CliRun.of(
-            "verify",
-            "--uri",
-            server.uri(),
-            "--db",
-            db.getName(),
-            "--collection",
-            "orgs",
-            out.toString());
+    CliRun verify = ExportCommandIT.verify(server, db, "orgs", out);
     assertThat(verify.exitCode()).as(verify.toString()).isZero();
   }
 
   @Test
   void maxRejectsFailsTheJobOnceExceeded(MongoServer server, MongoDatabase db, @TempDir Path out) {
     load(server, db, "malformed.jsonl");
-    CliRun run =
-        CliRun.of(
-            "export",
-            "--uri",
-            server.uri(),
-            "--db",
-            db.getName(),
-            "--collection",
-            "orgs",
-            "--out",
-            out.toString(),
-            "--max-rejects",
-            "2");
+    CliRun run = ExportCommandIT.export(server, db, "orgs", out, "--max-rejects", "2");
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
     assertThat(run.err()).contains("more than --max-rejects 2");
     assertThat(out.resolve("manifest.json")).doesNotExist();
@@ -131,19 +100,7 @@ class SampleDataExportIT {
       MongoServer server, MongoDatabase db, @TempDir Path out) throws Exception {
     load(server, db, "organizations.jsonl.gz");
     load(server, db, "edge-cases.jsonl");
-    CliRun run =
-        CliRun.of(
-            "export",
-            "--uri",
-            server.uri(),
-            "--db",
-            db.getName(),
-            "--collection",
-            "orgs",
-            "--out",
-            out.toString(),
-            "--compress",
-            "none");
+    CliRun run = ExportCommandIT.export(server, db, "orgs", out, "--compress", "none");
     assertThat(run.exitCode()).as(run.toString()).isZero();
 
     Path flatc = Path.of(System.getProperty("flatdump.flatc"));
