@@ -1,5 +1,8 @@
 package dev.flatdump.artifact;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Objects;
 
 /**
@@ -23,5 +26,21 @@ public record ArtifactFile(
     if (bytes < 0) {
       throw new IllegalArgumentException("ArtifactFile.bytes must be >= 0, got " + bytes);
     }
+  }
+
+  /**
+   * Describes a finished file by reading it: its size and SHA-256 (streamed).
+   *
+   * @param file the file; its name becomes {@link #name}
+   */
+  public static ArtifactFile of(Path file, String format, Integer shard, Long records) {
+    long bytes;
+    try {
+      bytes = Files.size(file);
+    } catch (IOException e) {
+      throw new ArtifactException("cannot stat " + file + ": " + e.getMessage(), e);
+    }
+    return new ArtifactFile(
+        file.getFileName().toString(), format, bytes, Checksums.sha256(file), shard, records);
   }
 }

@@ -1,14 +1,10 @@
 package dev.flatdump.job;
 
-import dev.flatdump.artifact.ArtifactException;
 import dev.flatdump.artifact.ArtifactFile;
-import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.RejectsWriter;
 import dev.flatdump.artifact.ShardCompressor;
 import dev.flatdump.artifact.ShardFile;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,15 +31,8 @@ final class CompressTasklet implements Tasklet {
     Path staging = options.staging();
     List<ArtifactFile> files = new ArrayList<>();
     for (ShardFile s : shards) {
-      Path file = staging.resolve(s.fileName());
       files.add(
-          new ArtifactFile(
-              s.fileName(),
-              "flatbuffers",
-              size(file),
-              Checksums.sha256(file),
-              s.index(),
-              s.records()));
+          ArtifactFile.of(staging.resolve(s.fileName()), "flatbuffers", s.index(), s.records()));
     }
     for (Compression c : compressions) {
       for (ShardFile s : shards) {
@@ -51,13 +40,10 @@ final class CompressTasklet implements Tasklet {
             ShardCompressor.compress(staging.resolve(s.fileName()), c, s.index(), s.records()));
       }
     }
-    Path rejects = staging.resolve(RejectsWriter.FILE_NAME);
     files.add(
-        new ArtifactFile(
-            RejectsWriter.FILE_NAME,
+        ArtifactFile.of(
+            staging.resolve(RejectsWriter.FILE_NAME),
             "jsonl",
-            size(rejects),
-            Checksums.sha256(rejects),
             null,
             jobCtx.getLong(JobState.REJECTED)));
     jobCtx.putString(JobState.FILES, JobState.files(files));
@@ -70,13 +56,5 @@ final class CompressTasklet implements Tasklet {
             n ->
                 Compression.create(n, n.equals("gzip") ? options.gzipLevel() : options.zstdLevel()))
         .toList();
-  }
-
-  private static long size(Path file) {
-    try {
-      return Files.size(file);
-    } catch (IOException e) {
-      throw new ArtifactException("cannot stat " + file + ": " + e.getMessage(), e);
-    }
   }
 }

@@ -3,7 +3,6 @@ package dev.flatdump.job;
 import com.mongodb.client.MongoCollection;
 import dev.flatdump.Org;
 import dev.flatdump.artifact.ArtifactFile;
-import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OrgArtifact;
@@ -19,7 +18,6 @@ import dev.flatdump.source.CollectionStats;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -108,7 +106,7 @@ final class ReportTasklet implements Tasklet {
     for (Path p : writer.writeAll(report, staging)) {
       String name = p.getFileName().toString();
       String format = name.endsWith(".json") ? "json" : name.endsWith(".md") ? "markdown" : "html";
-      files.add(new ArtifactFile(name, format, size(p), Checksums.sha256(p), null, null));
+      files.add(ArtifactFile.of(p, format, null, null));
     }
     Manifest manifest =
         new Manifest(
@@ -188,14 +186,5 @@ final class ReportTasklet implements Tasklet {
 
   private static Instant instant(LocalDateTime t) {
     return t == null ? Instant.now() : t.atZone(ZoneId.systemDefault()).toInstant();
-  }
-
-  private static long size(Path p) {
-    try {
-      return Files.size(p);
-    } catch (java.io.IOException e) {
-      throw new dev.flatdump.artifact.ArtifactException(
-          "cannot stat " + p + ": " + e.getMessage(), e);
-    }
   }
 }
