@@ -13,4 +13,17 @@ public class FlatdumpException extends RuntimeException {
   public FlatdumpException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /**
+   * What went wrong, in one line: the message of the first exception of our family in {@code t}'s
+   * cause chain (it says what failed, with context), else of the root cause (a library's wrapper
+   * rarely says more than its cause).
+   */
+  public static String describe(Throwable t) {
+    Throwable c = t;
+    while (!(c instanceof FlatdumpException) && c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+  }
 }

@@ -1,5 +1,6 @@
 package dev.flatdump.cli;
 
+import dev.flatdump.FlatdumpException;
 import dev.flatdump.job.ExportResults;
 import dev.flatdump.source.ConnectionStrings;
 import java.util.stream.Collectors;
@@ -67,19 +68,9 @@ final class ExportSummary {
             .collect(Collectors.joining(", "));
     String causes =
         execution.getAllFailureExceptions().stream()
-            .map(ExportSummary::rootMessage)
+            .map(FlatdumpException::describe)
             .distinct()
             .collect(Collectors.joining("; "));
     return (steps.isEmpty() ? "" : steps + ": ") + ConnectionStrings.mask(causes);
-  }
-
-  private static String rootMessage(Throwable t) {
-    Throwable c = t;
-    while (c.getCause() != null
-        && c.getCause() != c
-        && !(c instanceof dev.flatdump.FlatdumpException)) {
-      c = c.getCause();
-    }
-    return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
   }
 }

@@ -197,14 +197,14 @@ public final class ExportLauncher {
                 ? options.out().resolve(".flatdump")
                 : "--job-repository")
             + ") could not be written: "
-            + rootMessage(e);
+            + FlatdumpException.describe(e);
     if (step == null) {
       return repository;
     }
     String cause =
         step.getFailureExceptions().stream()
             .filter(t -> !(t instanceof org.springframework.transaction.TransactionException))
-            .map(ExportLauncher::rootOrOwnMessage)
+            .map(FlatdumpException::describe)
             .findFirst()
             .orElse(null);
     return "export failed: "
@@ -212,19 +212,6 @@ public final class ExportLauncher {
         + ": "
         + (cause == null ? repository : cause + "; and " + repository)
         + ". Fix it and run the same command again to resume from the last saved checkpoint";
-  }
-
-  /** Our own exceptions say what failed; anything else is best told by its root cause. */
-  private static String rootOrOwnMessage(Throwable t) {
-    return t instanceof FlatdumpException ? t.getMessage() : rootMessage(t);
-  }
-
-  private static String rootMessage(Throwable t) {
-    Throwable c = t;
-    while (c.getCause() != null && c.getCause() != c) {
-      c = c.getCause();
-    }
-    return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
   }
 
   /** The newest execution into this output directory, if it did not complete. */
