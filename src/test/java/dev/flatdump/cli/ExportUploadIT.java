@@ -16,11 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -45,20 +41,9 @@ class ExportUploadIT {
     System.clearProperty("aws.secretAccessKey");
   }
 
-  private static S3Client client(S3MockServer server) {
-    return S3Client.builder()
-        .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .endpointOverride(server.endpoint())
-        .forcePathStyle(true)
-        .region(Region.US_EAST_1)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(AwsBasicCredentials.create("flatdump-it", SECRET)))
-        .build();
-  }
-
   private static void assertUploaded(S3MockServer server, Path out, String prefix) {
     Manifest m = Manifest.read(out.resolve("manifest.json"));
-    try (S3Client s3 = client(server)) {
+    try (S3Client s3 = server.client()) {
       for (var f : m.files()) {
         byte[] bytes =
             s3.getObject(

@@ -22,11 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -57,17 +53,6 @@ class KilledUploadIT {
   static void clearCredentials() {
     System.clearProperty("aws.accessKeyId");
     System.clearProperty("aws.secretAccessKey");
-  }
-
-  private static S3Client client(S3MockServer server) {
-    return S3Client.builder()
-        .httpClientBuilder(UrlConnectionHttpClient.builder())
-        .endpointOverride(server.endpoint())
-        .forcePathStyle(true)
-        .region(Region.US_EAST_1)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET)))
-        .build();
   }
 
   private static Set<String> keys(S3Client s3) {
@@ -103,7 +88,7 @@ class KilledUploadIT {
     Path log = tmp.resolve("killed.log");
 
     try (S3MockServer server = S3MockServer.start(BUCKET);
-        S3Client s3 = client(server)) {
+        S3Client s3 = server.client()) {
       List<String> args =
           new ArrayList<>(
               List.of(

@@ -30,11 +30,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
@@ -71,15 +67,7 @@ class ArtifactUploaderIT {
     System.setProperty("aws.accessKeyId", ACCESS_KEY);
     System.setProperty("aws.secretAccessKey", SECRET_KEY);
     server = S3MockServer.start(BUCKET);
-    s3 =
-        S3Client.builder()
-            .httpClientBuilder(UrlConnectionHttpClient.builder())
-            .endpointOverride(server.endpoint())
-            .forcePathStyle(true)
-            .region(Region.US_EAST_1)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, "x")))
-            .build();
+    s3 = server.client();
   }
 
   @AfterAll

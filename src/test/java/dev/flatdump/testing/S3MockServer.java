@@ -16,6 +16,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * A real S3-compatible server for integration tests: Adobe's S3Mock executable jar, started as its
@@ -116,6 +121,21 @@ public final class S3MockServer implements AutoCloseable {
   }
 
   /** Where the server listens: {@code http://127.0.0.1:<port>}; address buckets path-style. */
+  /**
+   * A client for this server, for tests to look at what was uploaded: path-style, us-east-1, and
+   * fixed credentials (S3Mock does not check them). The caller closes it.
+   */
+  public S3Client client() {
+    return S3Client.builder()
+        .httpClientBuilder(UrlConnectionHttpClient.builder())
+        .endpointOverride(endpoint())
+        .forcePathStyle(true)
+        .region(Region.US_EAST_1)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(AwsBasicCredentials.create("s3mock", "s3mock")))
+        .build();
+  }
+
   public URI endpoint() {
     return endpoint;
   }
