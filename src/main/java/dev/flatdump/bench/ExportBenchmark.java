@@ -6,6 +6,7 @@ import com.mongodb.client.MongoCursor;
 import com.mongodb.client.model.Projections;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.job.ExportLauncher;
+import dev.flatdump.source.MongoDocumentCursor;
 import dev.flatdump.source.MongoOrgSource;
 import dev.flatdump.source.SourceRecord;
 import java.io.IOException;
@@ -215,10 +216,10 @@ public final class ExportBenchmark {
     long accepted = 0;
     long rejected = 0;
     var cursorSettings =
-        new MongoOrgSource.Settings(
+        new MongoDocumentCursor.Settings(
             settings.batchSize(),
-            MongoOrgSource.Settings.DEFAULTS.maxReopens(),
-            MongoOrgSource.Settings.DEFAULTS.reopenBackoff());
+            MongoDocumentCursor.Settings.DEFAULTS.maxReopens(),
+            MongoDocumentCursor.Settings.DEFAULTS.reopenBackoff());
     try (var source =
         new MongoOrgSource(rawCollection(), new BsonDocument(), null, cursorSettings)) {
       while (source.hasNext()) {

@@ -5,6 +5,7 @@ import dev.flatdump.artifact.ExportVerifier;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OrgArtifact;
 import dev.flatdump.artifact.RejectsWriter;
+import dev.flatdump.source.MongoDocumentCursor;
 import dev.flatdump.source.MongoOrgSource;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -64,7 +65,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 client.getDatabase(mongo.db).getCollection(mongo.collection, RawBsonDocument.class),
                 BsonDocument.parse(manifest.source().query()),
                 null,
-                MongoOrgSource.Settings.DEFAULTS)) {
+                MongoDocumentCursor.Settings.DEFAULTS)) {
       ExportVerifier.Result result =
           new ExportVerifier(maxDifferences)
               .verify(source, artifact.iterator(), dir.resolve(RejectsWriter.FILE_NAME));

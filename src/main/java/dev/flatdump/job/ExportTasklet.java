@@ -9,7 +9,7 @@ import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.artifact.ShardWriter;
 import dev.flatdump.encode.DedupStats;
 import dev.flatdump.source.CollectionStats;
-import dev.flatdump.source.MongoOrgSource;
+import dev.flatdump.source.MongoDocumentCursor;
 import dev.flatdump.source.SourceRecord;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -77,7 +77,7 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
         new OrgItemReader(
             collection,
             BsonDocument.parse(options.query()),
-            new MongoOrgSource.Settings(options.batchSize(), 5, Duration.ofSeconds(1)));
+            new MongoDocumentCursor.Settings(options.batchSize(), 5, Duration.ofSeconds(1)));
     CollectionStats stats = CollectionStats.estimate(collection);
     initialCapacity = initialCapacity(stats, options);
     progress =

@@ -1,8 +1,10 @@
 package dev.flatdump.job;
 
 import com.mongodb.client.MongoCollection;
-import dev.flatdump.source.MongoOrgSource;
+import dev.flatdump.source.MongoDocumentCursor;
+import dev.flatdump.source.OrgRecordDecoder;
 import dev.flatdump.source.PrefetchingIterator;
+import dev.flatdump.source.RawDocument;
 import dev.flatdump.source.SourceRecord;
 import java.util.Objects;
 import org.bson.BsonDocument;
@@ -15,10 +17,11 @@ import org.springframework.batch.infrastructure.item.ItemStreamException;
 import org.springframework.batch.infrastructure.item.ItemStreamReader;
 
 /**
- * The restartable reader: a thin ItemStream adapter around {@link MongoOrgSource}. It saves the
- * last {@code _id} it returned under {@code organizationsReader.lastId} (canonical Extended JSON,
- * so the BSON type survives) and resumes after it. The step saves that key only when everything up
- * to it is durable, so a restart neither skips nor repeats a document.
+ * The restartable reader: a thin ItemStream adapter around {@link MongoDocumentCursor} and {@link
+ * OrgRecordDecoder}. It saves the last {@code _id} it returned under {@code
+ * organizationsReader.lastId} (canonical Extended JSON, so the BSON type survives) and resumes
+ * after it. The step saves that key only when everything up to it is durable, so a restart neither
+ * skips nor repeats a document.
  */
 final class OrgItemReader implements ItemStreamReader<SourceRecord> {
 
@@ -29,14 +32,15 @@ final class OrgItemReader implements ItemStreamReader<SourceRecord> {
 
   private final MongoCollection<RawBsonDocument> collection;
   private final BsonDocument query;
-  private final MongoOrgSource.Settings settings;
-  private PrefetchingIterator<SourceRecord> records;
+  private final MongoDocumentCursor.Settings settings;
+  private final OrgRecordDecoder decoder = new OrgRecordDecoder();
+  private PrefetchingIterator<RawDocument> documents;
   private BsonValue lastId;
 
   OrgItemReader(
       MongoCollection<RawBsonDocument> collection,
       BsonDocument query,
-      MongoOrgSource.Settings settings) {
+      MongoDocumentCursor.Settings settings) {
     this.collection = Objects.requireNonNull(collection, "collection");
     this.query = Objects.requireNonNull(query, "query");
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -45,20 +49,21 @@ final class OrgItemReader implements ItemStreamReader<SourceRecord> {
   @Override
   public void open(ExecutionContext ctx) throws ItemStreamException {
     lastId = ctx.containsKey(LAST_ID) ? decodeId(ctx.getString(LAST_ID)) : null;
-    // the cursor and the codec run a few batches ahead, on the other core
-    records =
+    // The cursor runs a few batches ahead on a second thread, while this one decodes and encodes:
+    // the cursor waits for mongod most of the time, and mongod needs a core for that.
+    documents =
         new PrefetchingIterator<>(
-            new MongoOrgSource(collection, query, lastId, settings),
+            new MongoDocumentCursor(collection, query, lastId, settings),
             2 * settings.batchSize(),
             "flatdump-reader");
   }
 
   @Override
   public SourceRecord read() {
-    if (!records.hasNext()) {
+    if (!documents.hasNext()) {
       return null;
     }
-    SourceRecord r = records.next();
+    SourceRecord r = decoder.decode(documents.next());
     if (r.id() != null) {
       lastId = r.id();
     }
@@ -77,9 +82,9 @@ final class OrgItemReader implements ItemStreamReader<SourceRecord> {
 
   @Override
   public void close() throws ItemStreamException {
-    if (records != null) {
+    if (documents != null) {
       try {
-        records.close();
+        documents.close();
       } catch (java.io.IOException e) {
         throw new ItemStreamException("cannot stop the reader thread", e);
       }

@@ -1,228 +1,51 @@
 package dev.flatdump.source;
 
-import com.mongodb.MongoConnectionPoolClearedException;
-import com.mongodb.MongoCursorNotFoundException;
-import com.mongodb.MongoException;
-import com.mongodb.MongoNodeIsRecoveringException;
-import com.mongodb.MongoNotPrimaryException;
-import com.mongodb.MongoServerException;
-import com.mongodb.MongoSocketException;
-import com.mongodb.MongoTimeoutException;
 import com.mongodb.client.MongoCollection;
-import com.mongodb.client.MongoCursor;
-import dev.flatdump.FlatdumpException;
 import java.io.Closeable;
-import java.time.Duration;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
-import java.util.Objects;
-import java.util.Set;
 import org.bson.BsonDocument;
-import org.bson.BsonInt32;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
-import org.bson.conversions.Bson;
 
 /**
- * Streams a collection's organizations in {@code _id} order, decoding each document straight into a
- * record, and survives a lost cursor by re-opening after the last {@code _id} it returned.
- *
- * <p>Resuming uses the {@code _id} index bounds ({@code min} with a {@code hint}), not {@code _id >
- * last}: the index orders every BSON type, while {@code $gt} only compares within one type, so a
- * collection with mixed {@code _id} types would lose documents on resume.
- *
- * <p>Whole documents are read, without a projection: mongod's inclusion projection stops at the
- * first occurrence of each field, which would hide a duplicate field from the codec (and export a
- * document that must be rejected).
+ * Streams a collection's organizations in {@code _id} order, each document decoded into a record on
+ * the caller's thread: a {@link MongoDocumentCursor} and an {@link OrgRecordDecoder} in one. The
+ * export instead reads ahead with the cursor on a second thread and decodes on its own.
  *
  * <p>Not thread-safe. The caller closes it, which closes the cursor; it does not close the client.
  */
 public final class MongoOrgSource implements Iterator<SourceRecord>, Closeable {
 
-  /** Cursor settings; validated. */
-  public record Settings(int batchSize, int maxReopens, Duration reopenBackoff) {
-    public static final Settings DEFAULTS = new Settings(1000, 5, Duration.ofSeconds(1));
+  private final MongoDocumentCursor cursor;
+  private final OrgRecordDecoder decoder = new OrgRecordDecoder();
 
-    public Settings {
-      if (batchSize < 1) {
-        throw new IllegalArgumentException("batchSize must be >= 1, got " + batchSize);
-      }
-      if (maxReopens < 0) {
-        throw new IllegalArgumentException("maxReopens must be >= 0, got " + maxReopens);
-      }
-      Objects.requireNonNull(reopenBackoff, "reopenBackoff");
-    }
-  }
-
-  private static final Bson ID_INDEX = new BsonDocument("_id", new BsonInt32(1));
-
-  /**
-   * HostUnreachable, HostNotFound, NetworkTimeout, ShutdownInProgress, PrimarySteppedDown,
-   * SocketException, NotWritablePrimary, InterruptedAtShutdown, InterruptedDueToReplStateChange,
-   * NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary.
-   */
-  private static final Set<Integer> RETRYABLE_READ_CODES =
-      Set.of(6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436);
-
-  private final MongoCollection<RawBsonDocument> collection;
-  private final BsonDocument query;
-  private final Settings settings;
-  private final OrgCodec codec = new OrgCodec();
-  private BsonValue lastId;
-  private MongoCursor<RawBsonDocument> cursor;
-  private SourceRecord next;
-  private int reopens;
-  private boolean closed;
-
-  /**
-   * @param collection the collection, with {@link RawBsonDocument} as its document class
-   * @param query a filter ({@code {}} for all documents)
-   * @param afterId resume after this {@code _id}, or null to start at the beginning
-   */
+  /** See {@link MongoDocumentCursor#MongoDocumentCursor}. */
   public MongoOrgSource(
       MongoCollection<RawBsonDocument> collection,
       BsonDocument query,
       BsonValue afterId,
-      Settings settings) {
-    this.collection = Objects.requireNonNull(collection, "collection");
-    this.query = Objects.requireNonNull(query, "query");
-    this.settings = Objects.requireNonNull(settings, "settings");
-    this.lastId = afterId;
+      MongoDocumentCursor.Settings settings) {
+    this.cursor = new MongoDocumentCursor(collection, query, afterId, settings);
   }
 
   /** The {@code _id} of the last record returned, or the resume point; null before the first. */
   public BsonValue lastId() {
-    return lastId;
+    return cursor.lastId();
   }
 
   @Override
   public boolean hasNext() {
-    if (next == null) {
-      next = fetch();
-    }
-    return next != null;
+    return cursor.hasNext();
   }
 
   @Override
   public SourceRecord next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    SourceRecord r = next;
-    next = null;
-    if (r.id() != null) {
-      lastId = r.id();
-    }
-    return r;
-  }
-
-  private SourceRecord fetch() {
-    if (closed) {
-      throw new IllegalStateException("source is closed");
-    }
-    while (true) {
-      try {
-        if (cursor == null) {
-          cursor = open();
-        }
-        while (cursor.hasNext()) {
-          RawBsonDocument raw = cursor.next();
-          BsonValue id = raw.get("_id");
-          if (lastId != null && lastId.equals(id)) {
-            continue; // the index lower bound is inclusive: skip the record already returned
-          }
-          reopens = 0;
-          return decode(id, raw);
-        }
-        return null;
-      } catch (MongoException e) {
-        if (!isTransient(e)) {
-          throw e;
-        }
-        closeCursor();
-        if (++reopens > settings.maxReopens()) {
-          throw new SourceUnavailableException(
-              (e instanceof MongoCursorNotFoundException
-                      ? "MongoDB keeps losing the cursor: reading "
-                      : "MongoDB is unreachable: reading ")
-                  + collection.getNamespace()
-                  + " failed after "
-                  + settings.maxReopens()
-                  + " cursor re-opens; last _id read: "
-                  + (lastId == null ? "none" : lastId.toString())
-                  + ": "
-                  + e.getMessage(),
-              e);
-        }
-        sleep(settings.reopenBackoff().multipliedBy(reopens));
-      }
-    }
-  }
-
-  /**
-   * Errors after which the same read may succeed on a new cursor: a lost cursor, a lost or refused
-   * connection, and a server that is shutting down, restarting or stepping down (the codes of the
-   * driver specifications' retryable reads, which a getMore reports as a query error).
-   */
-  private static boolean isTransient(MongoException e) {
-    return e instanceof MongoCursorNotFoundException
-        || e instanceof MongoSocketException
-        || e instanceof MongoTimeoutException
-        || e instanceof MongoConnectionPoolClearedException
-        || e instanceof MongoNodeIsRecoveringException
-        || e instanceof MongoNotPrimaryException
-        || (e instanceof MongoServerException s && RETRYABLE_READ_CODES.contains(s.getCode()));
-  }
-
-  private SourceRecord decode(BsonValue id, RawBsonDocument raw) {
-    if (id == null) {
-      return new SourceRecord.Rejected(new Reject(null, "_id", "missing"));
-    }
-    try {
-      return new SourceRecord.Accepted(id, codec.decode(raw));
-    } catch (InvalidDocumentException e) {
-      return new SourceRecord.Rejected(new Reject(id, e.field(), e.reason()));
-    }
-  }
-
-  private MongoCursor<RawBsonDocument> open() {
-    var find =
-        collection
-            .find(query)
-            .sort(ID_INDEX)
-            .hint(ID_INDEX)
-            .batchSize(settings.batchSize())
-            .noCursorTimeout(false);
-    if (lastId != null) {
-      find = find.min(new BsonDocument("_id", lastId));
-    }
-    return find.iterator();
-  }
-
-  private static void sleep(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new FlatdumpException("interrupted while re-opening the MongoDB cursor", e);
-    }
-  }
-
-  private void closeCursor() {
-    if (cursor != null) {
-      try {
-        cursor.close();
-      } catch (RuntimeException ignored) {
-        // the cursor is already lost; closing it is best effort
-      }
-      cursor = null;
-    }
+    return decoder.decode(cursor.next());
   }
 
   /** Closes the cursor. Idempotent. */
   @Override
   public void close() {
-    closed = true;
-    closeCursor();
+    cursor.close();
   }
 }

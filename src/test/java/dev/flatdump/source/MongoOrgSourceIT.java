@@ -70,7 +70,7 @@ class MongoOrgSourceIT {
             db.getCollection("orgs", RawBsonDocument.class),
             new BsonDocument(),
             null,
-            MongoOrgSource.Settings.DEFAULTS)) {
+            MongoDocumentCursor.Settings.DEFAULTS)) {
       assertThat(ids(source))
           .containsExactlyElementsOf(docs.stream().map(d -> d.get("_id")).toList());
     }
@@ -87,7 +87,7 @@ class MongoOrgSourceIT {
               db.getCollection("orgs", RawBsonDocument.class),
               new BsonDocument(),
               after,
-              MongoOrgSource.Settings.DEFAULTS)) {
+              MongoDocumentCursor.Settings.DEFAULTS)) {
         assertThat(ids(source))
             .as("after " + after)
             .containsExactlyElementsOf(
@@ -103,7 +103,7 @@ class MongoOrgSourceIT {
       docs.add(org(new BsonInt32(i), "n" + i));
     }
     db.getCollection("orgs", BsonDocument.class).insertMany(docs);
-    var settings = new MongoOrgSource.Settings(5, 3, Duration.ofMillis(10));
+    var settings = new MongoDocumentCursor.Settings(5, 3, Duration.ofMillis(10));
     try (var source =
         new MongoOrgSource(
             db.getCollection("orgs", RawBsonDocument.class), new BsonDocument(), null, settings)) {
@@ -151,7 +151,7 @@ class MongoOrgSourceIT {
             db.getCollection("orgs", RawBsonDocument.class),
             new BsonDocument(),
             null,
-            MongoOrgSource.Settings.DEFAULTS)) {
+            MongoDocumentCursor.Settings.DEFAULTS)) {
       List<SourceRecord> all = new ArrayList<>();
       source.forEachRemaining(all::add);
       assertThat(all).hasSize(3);
@@ -181,7 +181,7 @@ class MongoOrgSourceIT {
             db.getCollection("orgs", RawBsonDocument.class),
             BsonDocument.parse("{\"name\": \"a\"}"),
             null,
-            MongoOrgSource.Settings.DEFAULTS)) {
+            MongoDocumentCursor.Settings.DEFAULTS)) {
       assertThat(ids(source)).containsExactly(new BsonInt32(1), new BsonInt32(3));
     }
   }
@@ -193,7 +193,7 @@ class MongoOrgSourceIT {
             db.getCollection("orgs", RawBsonDocument.class),
             new BsonDocument(),
             null,
-            MongoOrgSource.Settings.DEFAULTS);
+            MongoDocumentCursor.Settings.DEFAULTS);
     source.close();
     source.close();
     assertThatThrownBy(source::hasNext).isInstanceOf(IllegalStateException.class);

@@ -1,0 +1,413 @@
+package dev.flatdump.source;
+
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.flatdump.Attr;
+import dev.flatdump.Org;
+import dev.flatdump.OrgType;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import org.bson.RawBsonDocument;
+
+/**
+ * Decodes organization documents by walking their BSON bytes, with exactly {@link OrgCodec}'s
+ * result: the same {@link Org}, or the same {@link InvalidDocumentException}.
+ *
+ * <p>The walk takes the common shape only: every known field once and of its usual BSON type
+ * (strings; int32 for {@code quantity}, {@code amount} and {@code size}, in range; a double or an
+ * int32 for {@code percent}; a boolean for {@code active}), unknown fields skipped. Anything else
+ * (a missing, duplicated, null or widened field, a bad type name, a string that does not decode as
+ * UTF-8 cleanly, bytes that do not add up) is handed to {@link OrgCodec}, which accepts or rejects
+ * it by its rules and words the reason. So the walk never needs to say why a document is bad, only
+ * notice that it is not plainly good.
+ *
+ * <p>Field names are matched on their bytes, and equal strings and equal attribute sub-documents
+ * are recognised by their bytes ({@link ByteKeyedCache}): a repeated attribute id is the same
+ * {@code String}, and a repeated attribute the same {@link Attr}, without decoding either again.
+ * Both caches are bounded.
+ *
+ * <p>Not thread-safe: one decoder per reading thread.
+ */
+public final class RawOrgDecoder {
+
+  private static final byte DOUBLE = 0x01;
+  private static final byte STRING = 0x02;
+  private static final byte DOCUMENT = 0x03;
+  private static final byte ARRAY = 0x04;
+  private static final byte BOOLEAN = 0x08;
+  private static final byte INT32 = 0x10;
+
+  private static final byte[] ID = ascii("_id");
+  private static final byte[] NAME = ascii("name");
+  private static final byte[] CATEGORY = ascii("category");
+  private static final byte[] COUNTRY = ascii("country");
+  private static final byte[] TYPE = ascii("type");
+  private static final byte[] ATTRIBUTES = ascii("attributes");
+  private static final byte[] ATTR_ID = ascii("id");
+  private static final byte[] QUANTITY = ascii("quantity");
+  private static final byte[] AMOUNT = ascii("amount");
+  private static final byte[] ACTIVE = ascii("active");
+  private static final byte[] PERCENT = ascii("percent");
+  private static final byte[] SIZE = ascii("size");
+
+  private static final OrgType[] TYPES = OrgType.values();
+  private static final byte[][] TYPE_NAMES = typeNames();
+
+  /** Not plainly good: let {@link OrgCodec} decide. Thrown without a stack trace. */
+  private static final class NotPlain extends RuntimeException {
+    NotPlain() {
+      super(null, null, false, false);
+    }
+  }
+
+  private static final NotPlain NOT_PLAIN = new NotPlain();
+
+  private final OrgCodec codec = new OrgCodec();
+  // Sized to stay in a core's L2 cache (1 MiB and 512 KiB of keys): a lookup that misses memory
+  // costs more than decoding again. Longer strings and attributes are decoded every time.
+  private final ByteKeyedCache<String> strings = new ByteKeyedCache<>(1 << 14, 64);
+  private final ByteKeyedCache<Attr> attributes = new ByteKeyedCache<>(1 << 12, 128);
+  private Attr[] scratch = new Attr[64];
+  private long plain;
+  private long handedOver;
+
+  private byte[] b;
+
+  /**
+   * Decodes one document from its bytes; a rejection carries the document's {@code _id}.
+   *
+   * @throws InvalidDocumentException if the document does not fit, as {@link
+   *     OrgCodec#decode(RawBsonDocument)} says
+   */
+  public Org decode(RawBsonDocument document) {
+    ByteBuffer bytes = document.getByteBuffer().asNIO();
+    Org org = null;
+    if (bytes.hasArray()) {
+      try {
+        org = walk(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+      } catch (NotPlain | IndexOutOfBoundsException notPlain) {
+        org = null;
+      } finally {
+        b = null;
+      }
+    }
+    if (org != null) {
+      plain++;
+      return org;
+    }
+    handedOver++;
+    return codec.decode(document);
+  }
+
+  /** Documents decoded by walking their bytes. */
+  public long plainCount() {
+    return plain;
+  }
+
+  /** Documents handed to {@link OrgCodec} (accepted or rejected there). */
+  public long handedOverCount() {
+    return handedOver;
+  }
+
+  private Org walk(byte[] bytes, int from, int length) {
+    this.b = bytes;
+    int end = documentEnd(from, from + length);
+    if (end != from + length) {
+      throw NOT_PLAIN;
+    }
+    int p = from + 4;
+    String name = null;
+    String category = null;
+    String country = null;
+    OrgType type = null;
+    List<Attr> attrs = null;
+    int seen = 0;
+    while (true) {
+      byte bsonType = next(p++, end);
+      if (bsonType == 0) {
+        break;
+      }
+      int nameStart = p;
+      p = cstringEnd(p, end);
+      int nameLength = p - nameStart - 1;
+      if (is(ID, nameStart, nameLength)) {
+        seen = once(seen, 1);
+        p = skip(bsonType, p, end);
+      } else if (is(NAME, nameStart, nameLength)) {
+        seen = once(seen, 1 << 1);
+        name = string(bsonType, p, end);
+        p = afterString(p);
+      } else if (is(CATEGORY, nameStart, nameLength)) {
+        seen = once(seen, 1 << 2);
+        category = string(bsonType, p, end);
+        p = afterString(p);
+      } else if (is(COUNTRY, nameStart, nameLength)) {
+        seen = once(seen, 1 << 3);
+        country = string(bsonType, p, end);
+        p = afterString(p);
+      } else if (is(TYPE, nameStart, nameLength)) {
+        seen = once(seen, 1 << 4);
+        type = type(bsonType, p, end);
+        p = afterString(p);
+      } else if (is(ATTRIBUTES, nameStart, nameLength)) {
+        seen = once(seen, 1 << 5);
+        if (bsonType != ARRAY) {
+          throw NOT_PLAIN;
+        }
+        int arrayEnd = documentEnd(p, end);
+        attrs = attributes(p + 4, arrayEnd);
+        p = arrayEnd;
+      } else {
+        p = skip(bsonType, p, end);
+      }
+    }
+    if (p != end || seen != 0b111111) {
+      throw NOT_PLAIN;
+    }
+    return new Org(name, category, country, type, attrs);
+  }
+
+  private List<Attr> attributes(int p, int end) {
+    int count = 0;
+    while (true) {
+      byte bsonType = next(p++, end);
+      if (bsonType == 0) {
+        break;
+      }
+      if (bsonType != DOCUMENT) {
+        throw NOT_PLAIN;
+      }
+      p = cstringEnd(p, end); // the index; OrgCodec does not read it either
+      int attrEnd = documentEnd(p, end);
+      int length = attrEnd - p;
+      int hash = ByteKeyedCache.hash(b, p, length);
+      Attr attr = attributes.get(b, p, length, hash);
+      if (attr == null) {
+        attr = attribute(p + 4, attrEnd);
+        attributes.put(b, p, length, hash, attr);
+      }
+      if (count == scratch.length) {
+        scratch = Arrays.copyOf(scratch, count * 2);
+      }
+      scratch[count++] = attr;
+      p = attrEnd;
+    }
+    if (p != end) {
+      throw NOT_PLAIN;
+    }
+    return List.of(Arrays.copyOf(scratch, count));
+  }
+
+  private Attr attribute(int p, int end) {
+    String id = null;
+    int quantity = 0;
+    int amount = 0;
+    int size = 0;
+    double percent = 0;
+    boolean active = false;
+    int seen = 0;
+    while (true) {
+      byte bsonType = next(p++, end);
+      if (bsonType == 0) {
+        break;
+      }
+      int nameStart = p;
+      p = cstringEnd(p, end);
+      int nameLength = p - nameStart - 1;
+      if (is(ATTR_ID, nameStart, nameLength)) {
+        seen = once(seen, 1);
+        id = string(bsonType, p, end);
+        p = afterString(p);
+      } else if (is(QUANTITY, nameStart, nameLength)) {
+        seen = once(seen, 1 << 1);
+        quantity = int32(bsonType, p, end, Byte.MIN_VALUE, Byte.MAX_VALUE);
+        p += 4;
+      } else if (is(AMOUNT, nameStart, nameLength)) {
+        seen = once(seen, 1 << 2);
+        amount = int32(bsonType, p, end, Byte.MIN_VALUE, Byte.MAX_VALUE);
+        p += 4;
+      } else if (is(ACTIVE, nameStart, nameLength)) {
+        seen = once(seen, 1 << 3);
+        active = bool(bsonType, p, end);
+        p += 1;
+      } else if (is(PERCENT, nameStart, nameLength)) {
+        seen = once(seen, 1 << 4);
+        if (bsonType == DOUBLE) {
+          percent = Double.longBitsToDouble(int64(p, end));
+          p += 8;
+        } else {
+          percent = int32(bsonType, p, end, Integer.MIN_VALUE, Integer.MAX_VALUE);
+          p += 4;
+        }
+      } else if (is(SIZE, nameStart, nameLength)) {
+        seen = once(seen, 1 << 5);
+        size = int32(bsonType, p, end, Short.MIN_VALUE, Short.MAX_VALUE);
+        p += 4;
+      } else {
+        p = skip(bsonType, p, end);
+      }
+    }
+    if (p != end || seen != 0b111111) {
+      throw NOT_PLAIN;
+    }
+    return new Attr(id, (byte) quantity, (byte) amount, (short) size, percent, active);
+  }
+
+  /** A string value at {@code p}, shared with every earlier string of the same bytes. */
+  private String string(byte bsonType, int p, int end) {
+    if (bsonType != STRING) {
+      throw NOT_PLAIN;
+    }
+    int length = stringLength(p, end);
+    int from = p + 4;
+    int hash = ByteKeyedCache.hash(b, from, length);
+    String value = strings.get(b, from, length, hash);
+    if (value == null) {
+      value = newString(from, length);
+      strings.put(b, from, length, hash, value);
+    }
+    return value;
+  }
+
+  private String newString(int from, int length) {
+    for (int i = from; i < from + length; i++) {
+      if (b[i] < 0) {
+        String value = new String(b, from, length, UTF_8);
+        // A U+FFFD may stand for bytes that are not UTF-8: OrgCodec checks and words the reason.
+        if (value.indexOf('\uFFFD') >= 0) {
+          throw NOT_PLAIN;
+        }
+        return value;
+      }
+    }
+    return new String(b, from, length, ISO_8859_1); // ASCII: the same characters, decoded faster
+  }
+
+  private OrgType type(byte bsonType, int p, int end) {
+    if (bsonType != STRING) {
+      throw NOT_PLAIN;
+    }
+    int length = stringLength(p, end);
+    for (int i = 0; i < TYPES.length; i++) {
+      if (is(TYPE_NAMES[i], p + 4, length)) {
+        return TYPES[i];
+      }
+    }
+    throw NOT_PLAIN;
+  }
+
+  /** The string's length in bytes without its NUL, after checking the NUL is where it belongs. */
+  private int stringLength(int p, int end) {
+    int size = int32At(p);
+    if (size < 1 || size > end - p - 4 || b[p + 4 + size - 1] != 0) {
+      throw NOT_PLAIN;
+    }
+    return size - 1;
+  }
+
+  private int afterString(int p) {
+    return p + 4 + int32At(p);
+  }
+
+  private int int32(byte bsonType, int p, int end, int min, int max) {
+    if (bsonType != INT32 || p + 4 > end) {
+      throw NOT_PLAIN;
+    }
+    int value = int32At(p);
+    if (value < min || value > max) {
+      throw NOT_PLAIN;
+    }
+    return value;
+  }
+
+  private long int64(int p, int end) {
+    if (p + 8 > end) {
+      throw NOT_PLAIN;
+    }
+    return (int32At(p) & 0xFFFFFFFFL) | ((long) int32At(p + 4) << 32);
+  }
+
+  private boolean bool(byte bsonType, int p, int end) {
+    if (bsonType != BOOLEAN || p >= end || (b[p] & ~1) != 0) {
+      throw NOT_PLAIN;
+    }
+    return b[p] == 1;
+  }
+
+  /** Where the (sub)document or array starting at {@code p} ends, after checking its last byte. */
+  private int documentEnd(int p, int end) {
+    int size = int32At(p);
+    if (size < 5 || size > end - p || b[p + size - 1] != 0) {
+      throw NOT_PLAIN;
+    }
+    return p + size;
+  }
+
+  /** Just after the NUL that ends the C string at {@code p}. */
+  private int cstringEnd(int p, int end) {
+    while (b[p] != 0) {
+      if (++p >= end) {
+        throw NOT_PLAIN;
+      }
+    }
+    return p + 1;
+  }
+
+  /** Just after a value of an unknown field; an unusual type goes to {@link OrgCodec}. */
+  private int skip(byte bsonType, int p, int end) {
+    int next =
+        switch (bsonType) {
+          case DOUBLE, 0x09, 0x11, 0x12 -> p + 8; // double, date, timestamp, int64
+          case STRING, 0x0D, 0x0E -> afterString(p); // string, JavaScript, symbol
+          case DOCUMENT, ARRAY -> documentEnd(p, end);
+          case 0x05 -> p + 5 + int32At(p); // binary: size, subtype, bytes
+          case 0x07 -> p + 12; // ObjectId
+          case BOOLEAN -> p + 1;
+          case 0x0A, (byte) 0xFF, 0x7F -> p; // null, minKey, maxKey
+          case INT32 -> p + 4;
+          case 0x13 -> p + 16; // decimal128
+          default -> throw NOT_PLAIN;
+        };
+    if (next < p || next > end) {
+      throw NOT_PLAIN;
+    }
+    return next;
+  }
+
+  /** The byte at {@code p}, which must lie before {@code end}. */
+  private byte next(int p, int end) {
+    if (p >= end) {
+      throw NOT_PLAIN;
+    }
+    return b[p];
+  }
+
+  private int int32At(int p) {
+    return (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16 | b[p + 3] << 24;
+  }
+
+  private boolean is(byte[] expected, int from, int length) {
+    return length == expected.length && Arrays.equals(expected, 0, length, b, from, from + length);
+  }
+
+  private static int once(int seen, int bit) {
+    if ((seen & bit) != 0) {
+      throw NOT_PLAIN;
+    }
+    return seen | bit;
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(ISO_8859_1);
+  }
+
+  private static byte[][] typeNames() {
+    byte[][] names = new byte[TYPES.length][];
+    for (int i = 0; i < TYPES.length; i++) {
+      names[i] = ascii(TYPES[i].name());
+    }
+    return names;
+  }
+}

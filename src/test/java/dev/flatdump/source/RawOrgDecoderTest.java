@@ -1,0 +1,211 @@
+package dev.flatdump.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flatdump.Attr;
+import dev.flatdump.Org;
+import dev.flatdump.sample.OrgGenerator;
+import dev.flatdump.sample.Profile;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.bson.BsonArray;
+import org.bson.BsonBinary;
+import org.bson.BsonBinaryWriter;
+import org.bson.BsonBoolean;
+import org.bson.BsonDateTime;
+import org.bson.BsonDecimal128;
+import org.bson.BsonDocument;
+import org.bson.BsonDouble;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonJavaScript;
+import org.bson.BsonMaxKey;
+import org.bson.BsonMinKey;
+import org.bson.BsonNull;
+import org.bson.BsonObjectId;
+import org.bson.BsonRegularExpression;
+import org.bson.BsonString;
+import org.bson.BsonTimestamp;
+import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.BsonDocumentCodec;
+import org.bson.codecs.EncoderContext;
+import org.bson.io.BasicOutputBuffer;
+import org.bson.types.Decimal128;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The byte walk must agree with {@link OrgCodec} on every document, good or bad. */
+class RawOrgDecoderTest {
+
+  private final RawOrgDecoder decoder = new RawOrgDecoder();
+  private final OrgCodec codec = new OrgCodec();
+
+  /**
+   * What a decoder made of the document: the org with every percent's bits (records compare doubles
+   * as {@link Double#compare}, which equates NaN payloads), or the exception and its text.
+   */
+  private static String outcome(java.util.function.Supplier<Org> decode) {
+    try {
+      Org org = decode.get();
+      var text = new StringBuilder(org.toString());
+      org.attributes()
+          .forEach(a -> text.append(' ').append(Double.doubleToRawLongBits(a.percent())));
+      return text.toString();
+    } catch (InvalidDocumentException e) {
+      return "rejected " + e.field() + ": " + e.reason() + " (_id " + e.id() + ")";
+    } catch (RuntimeException e) {
+      return e.getClass().getName() + ": " + e.getMessage();
+    }
+  }
+
+  private void assertSameAsCodec(RawBsonDocument document) {
+    assertThat(outcome(() -> decoder.decode(document)))
+        .isEqualTo(outcome(() -> codec.decode(document)));
+  }
+
+  static Stream<BadInputCorpus.Case> corpus() {
+    return Stream.of(
+            BadInputCorpus.committed().stream(),
+            BadInputCorpus.generated().stream(),
+            Stream.of(BadInputCorpus.nanPayloadTwins(), BadInputCorpus.trailingDuplicate()))
+        .flatMap(s -> s);
+  }
+
+  @ParameterizedTest
+  @MethodSource("corpus")
+  void agreesWithTheCodecOnTheBadInputCorpus(BadInputCorpus.Case c) {
+    assertSameAsCodec(c.document());
+  }
+
+  @Test
+  void walksGeneratedDocumentsWithoutHandingAnyOver() {
+    for (Profile profile : Profile.values()) {
+      var decoder = new RawOrgDecoder();
+      var generator = new OrgGenerator(profile, 7);
+      for (int i = 0; i < 500; i++) {
+        Org org = generator.next();
+        assertThat(decoder.decode(raw(generator.idOf(i), org))).isEqualTo(org);
+      }
+      assertThat(decoder.plainCount()).isEqualTo(500);
+      assertThat(decoder.handedOverCount()).isZero();
+    }
+  }
+
+  @Test
+  void sharesRepeatedStringsAndAttributes() {
+    var attr = new Attr("attr_001", (byte) 1, (byte) 2, (short) 3, 0.25, true);
+    var org = new Org("n", "Banking", "ES", dev.flatdump.OrgType.FOO, List.of(attr, attr));
+
+    Org first = decoder.decode(raw(new org.bson.types.ObjectId(), org));
+    Org second = decoder.decode(raw(new org.bson.types.ObjectId(), org));
+
+    assertThat(second).isEqualTo(org);
+    assertThat(second.category()).isSameAs(first.category());
+    assertThat(second.attributes().get(0)).isSameAs(first.attributes().get(0));
+    assertThat(first.attributes().get(1)).isSameAs(first.attributes().get(0));
+  }
+
+  @Nested
+  class UnknownFields {
+
+    static Stream<BsonValue> values() {
+      return Stream.of(
+          new BsonDouble(1.5),
+          new BsonString("x"),
+          new BsonDocument("a", new BsonArray(List.of(new BsonInt32(1)))),
+          new BsonArray(List.of(new BsonString("y"))),
+          new BsonBinary(new byte[] {1, 2, 3}),
+          new BsonObjectId(),
+          BsonBoolean.TRUE,
+          new BsonDateTime(1),
+          new BsonNull(),
+          new BsonRegularExpression("a+", "i"),
+          new BsonJavaScript("x"),
+          new BsonInt32(3),
+          new BsonTimestamp(4, 5),
+          new BsonInt64(6),
+          new BsonDecimal128(Decimal128.parse("7.5")),
+          new BsonMinKey(),
+          new BsonMaxKey());
+    }
+
+    @ParameterizedTest
+    @MethodSource("values")
+    void areSkippedAtTheTopAndInAttributes(BsonValue value) {
+      BsonDocument document = valid();
+      document.put("extra", value);
+      document.getArray("attributes").get(0).asDocument().put("extra", value);
+
+      assertSameAsCodec(raw(document));
+      assertThat(decoder.decode(raw(document)).name()).isEqualTo("Acme");
+    }
+  }
+
+  /**
+   * Thousands of documents with one to three bytes changed: whatever the walk does with them, it
+   * must end where the codec does (the same org, or the same rejection, or the same error).
+   */
+  @Test
+  void agreesWithTheCodecOnCorruptedBytes() {
+    var random = new Random(20261122);
+    var generator = new OrgGenerator(Profile.REALISTIC, 3);
+    List<byte[]> originals = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      originals.add(raw(generator.idOf(i), generator.next()).getByteBuffer().array().clone());
+    }
+    originals.add(bytes(valid()));
+    int handedOver = 0;
+    for (int round = 0; round < 20_000; round++) {
+      byte[] bytes = originals.get(random.nextInt(originals.size()));
+      byte[] corrupted = Arrays.copyOf(bytes, bytes.length);
+      for (int flips = 1 + random.nextInt(3); flips > 0; flips--) {
+        int at = random.nextInt(corrupted.length);
+        corrupted[at] = random.nextBoolean() ? (byte) random.nextInt() : (byte) (corrupted[at] ^ 1);
+      }
+      long before = decoder.handedOverCount();
+      assertSameAsCodec(new RawBsonDocument(corrupted));
+      handedOver += (int) (decoder.handedOverCount() - before);
+    }
+    // Most changes break something the walk checks; the codec then decides.
+    assertThat(handedOver).isGreaterThan(1_000);
+  }
+
+  private static BsonDocument valid() {
+    var attr =
+        new BsonDocument("id", new BsonString("attr_001"))
+            .append("quantity", new BsonInt32(1))
+            .append("amount", new BsonInt32(-2))
+            .append("active", BsonBoolean.FALSE)
+            .append("percent", new BsonDouble(0.5))
+            .append("size", new BsonInt32(300));
+    return new BsonDocument("_id", new BsonString("valid"))
+        .append("name", new BsonString("Acme"))
+        .append("category", new BsonString("Banking"))
+        .append("country", new BsonString("ES"))
+        .append("type", new BsonString("BAR"))
+        .append("attributes", new BsonArray(List.of(attr, attr.clone())));
+  }
+
+  private RawBsonDocument raw(org.bson.types.ObjectId id, Org org) {
+    var out = new BasicOutputBuffer();
+    codec.encode(new BsonBinaryWriter(out), new BsonObjectId(id), org);
+    return new RawBsonDocument(out.toByteArray());
+  }
+
+  private static RawBsonDocument raw(BsonDocument document) {
+    return new RawBsonDocument(bytes(document));
+  }
+
+  private static byte[] bytes(BsonDocument document) {
+    var out = new BasicOutputBuffer();
+    new BsonDocumentCodec()
+        .encode(new BsonBinaryWriter(out), document, EncoderContext.builder().build());
+    return out.toByteArray();
+  }
+}
