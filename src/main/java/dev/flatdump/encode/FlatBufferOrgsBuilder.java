@@ -43,8 +43,9 @@ public final class FlatBufferOrgsBuilder {
   private final Map<String, Integer> stringOffsets;
   private final Map<String, Integer> attributeIdKeys;
   private final AttributeTableIndex attributeTables;
-  private final Map<AttributeOffsets, Integer> attributeVectors;
+  private final AttributeVectorIndex attributeVectors;
 
+  private int[] tableOffsets = new int[64];
   private int[] orgOffsets = new int[1024];
   private int count;
   private State state = State.OPEN;
@@ -73,14 +74,15 @@ public final class FlatBufferOrgsBuilder {
       throw new IllegalArgumentException(
           "initialCapacityBytes must be positive, was " + initialCapacityBytes);
     }
-    this.builder = new FlatBufferBuilder(initialCapacityBytes, buffers);
+    var tracked = new CurrentBuffer(buffers);
+    this.builder = new FlatBufferBuilder(initialCapacityBytes, tracked);
     this.stringOffsets = dedup.strings() ? new HashMap<>() : null;
     // Attribute tables are keyed on primitives, the id on a number: its shared string's offset, or
     // without string de-dup, a number of its own.
     this.attributeTables = dedup.attributes() ? new AttributeTableIndex() : null;
     this.attributeIdKeys =
         !dedup.attributes() ? null : dedup.strings() ? stringOffsets : new HashMap<>();
-    this.attributeVectors = dedup.vectors() ? new HashMap<>() : null;
+    this.attributeVectors = dedup.vectors() ? new AttributeVectorIndex(tracked::current) : null;
   }
 
   /**
@@ -161,24 +163,36 @@ public final class FlatBufferOrgsBuilder {
   }
 
   private int attributeVector(List<Attr> attrs) {
-    int[] offsets = new int[attrs.size()];
-    for (int i = 0; i < offsets.length; i++) {
-      offsets[i] = attributeTable(attrs.get(i));
+    int count = attrs.size();
+    if (tableOffsets.length < count) {
+      tableOffsets = new int[Math.max(count, 2 * tableOffsets.length)];
+    }
+    for (int i = 0; i < count; i++) {
+      tableOffsets[i] = attributeTable(attrs.get(i));
     }
     vectorsTotal++;
     if (attributeVectors == null) {
       vectorsUnique++;
-      return Organization.createAttributesVector(builder, offsets);
+      return writeVector(count);
     }
-    var key = new AttributeOffsets(offsets);
-    Integer shared = attributeVectors.get(key);
-    if (shared != null) {
+    int hash = AttributeVectorIndex.hash(tableOffsets, count);
+    int shared = attributeVectors.get(tableOffsets, count, hash);
+    if (shared != 0) {
       return shared;
     }
-    int offset = Organization.createAttributesVector(builder, offsets);
+    int offset = writeVector(count);
     vectorsUnique++;
-    attributeVectors.put(key, offset);
+    attributeVectors.put(hash, offset);
     return offset;
+  }
+
+  /** What {@code Organization.createAttributesVector} does, from the first count table offsets. */
+  private int writeVector(int count) {
+    builder.startVector(Integer.BYTES, count, Integer.BYTES);
+    for (int i = count - 1; i >= 0; i--) {
+      builder.addOffset(tableOffsets[i]);
+    }
+    return builder.endVector();
   }
 
   private int attributeTable(Attr attr) {
@@ -305,5 +319,31 @@ public final class FlatBufferOrgsBuilder {
     }
     return new FlatdumpException(
         "FlatBufferBuilder rejected the shard after " + count + " orgs: " + message, e);
+  }
+
+  /** Hands out the builder's buffers and remembers the newest, which is the one in use. */
+  private static final class CurrentBuffer extends FlatBufferBuilder.ByteBufferFactory {
+
+    private final FlatBufferBuilder.ByteBufferFactory buffers;
+    private ByteBuffer current;
+
+    CurrentBuffer(FlatBufferBuilder.ByteBufferFactory buffers) {
+      this.buffers = buffers;
+    }
+
+    @Override
+    public ByteBuffer newByteBuffer(int capacity) {
+      current = buffers.newByteBuffer(capacity);
+      return current;
+    }
+
+    @Override
+    public void releaseByteBuffer(ByteBuffer buffer) {
+      buffers.releaseByteBuffer(buffer);
+    }
+
+    ByteBuffer current() {
+      return current;
+    }
   }
 }

@@ -102,6 +102,40 @@ class FlatBufferOrgsBuilderTest {
     }
 
     @Test
+    void sharesVectorsWrittenBeforeTheBufferGrew() {
+      var attrs = List.of(attr("a", 0.5), attr("b", 0.25));
+      var first = new Org("first", "c", "k", OrgType.FOO, attrs);
+      List<Org> orgs = new ArrayList<>(List.of(first));
+      for (int i = 0; i < 500; i++) {
+        orgs.add(new Org("o" + i, "c", "k", OrgType.BAR, List.of(attr("x" + i, i))));
+      }
+      orgs.add(new Org("again", "c", "k", OrgType.BAZ, attrs));
+      var builder = new FlatBufferOrgsBuilder(DedupOptions.ALL, 64); // grows many times
+
+      orgs.forEach(builder::add);
+
+      assertThat(builder.stats().vectors()).isEqualTo(new DedupStats.Counter(502, 501));
+      assertThat(readAll(builder.finish())).containsExactlyElementsOf(orgs);
+    }
+
+    @Test
+    void sharesOnlyVectorsWithTheSameTablesInTheSameOrder() {
+      Attr a = attr("a", 0.5);
+      Attr b = attr("b", 0.25);
+      List<Org> orgs =
+          List.of(
+              new Org("1", "c", "k", OrgType.FOO, List.of(a, b)),
+              new Org("2", "c", "k", OrgType.FOO, List.of(b, a)),
+              new Org("3", "c", "k", OrgType.FOO, List.of(a)),
+              new Org("4", "c", "k", OrgType.FOO, List.of(a, b, a)),
+              new Org("5", "c", "k", OrgType.FOO, List.of(a, b)));
+      var builder = build(orgs, DedupOptions.ALL);
+
+      assertThat(builder.stats().vectors()).isEqualTo(new DedupStats.Counter(5, 4));
+      assertThat(readAll(builder.finish())).containsExactlyElementsOf(orgs);
+    }
+
+    @Test
     void sharesAttributeTablesWithoutSharedStrings() {
       int plain = encode(repetitive, DedupOptions.NONE).remaining();
 
