@@ -50,15 +50,19 @@ final class ByteKeyedCache<V> {
 
   /** A hash of {@code bytes[from, from + length)}, for {@link #get} and {@link #put}. */
   static int hash(byte[] bytes, int from, int length) {
-    long h = length * MIX;
+    // Two independent lanes of 16 bytes per step: the multiplications do not wait on each other.
+    long a = length * MIX;
+    long b = ~a;
     int i = from;
     int end = from + length;
-    for (; i + Long.BYTES <= end; i += Long.BYTES) {
-      h = Long.rotateLeft((h ^ (long) LONGS.get(bytes, i)) * MIX, 29);
+    for (; i + 2 * Long.BYTES <= end; i += 2 * Long.BYTES) {
+      a = Long.rotateLeft((a ^ (long) LONGS.get(bytes, i)) * MIX, 29);
+      b = Long.rotateLeft((b ^ (long) LONGS.get(bytes, i + Long.BYTES)) * MIX, 29);
     }
     for (; i < end; i++) {
-      h = (h ^ bytes[i]) * MIX;
+      a = (a ^ bytes[i]) * MIX;
     }
+    long h = a ^ Long.rotateLeft(b, 17);
     h ^= h >>> 32;
     return (int) (h ^ (h >>> 16));
   }

@@ -68,7 +68,7 @@ public final class RawOrgDecoder {
   // Sized to stay in a core's L2 cache (1 MiB and 512 KiB of keys): a lookup that misses memory
   // costs more than decoding again. Longer strings and attributes are decoded every time.
   private final ByteKeyedCache<String> strings = new ByteKeyedCache<>(1 << 14, 64);
-  private final ByteKeyedCache<Attr> attributes = new ByteKeyedCache<>(1 << 12, 128);
+  private final ByteKeyedCache<Attr> attributes = new ByteKeyedCache<>(1 << 14, 128);
   private Attr[] scratch = new Attr[64];
   private long plain;
   private long handedOver;
