@@ -65,7 +65,7 @@ public final class RawOrgDecoder {
   private static final NotPlain NOT_PLAIN = new NotPlain();
 
   private final OrgCodec codec = new OrgCodec();
-  // Sized to stay in a core's L2 cache (1 MiB and 512 KiB of keys): a lookup that misses memory
+  // Sized to stay in a core's L2 cache (1 MiB and 2 MiB of keys): a lookup that misses memory
   // costs more than decoding again. Longer strings and attributes are decoded every time.
   private final ByteKeyedCache<String> strings = new ByteKeyedCache<>(1 << 14, 64);
   private final ByteKeyedCache<Attr> attributes = new ByteKeyedCache<>(1 << 14, 128);

@@ -1,0 +1,86 @@
+package dev.flatdump.source;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class ByteKeyedCacheTest {
+
+  private final ByteKeyedCache<String> cache = new ByteKeyedCache<>(8, 16);
+
+  private static int hash(byte[] key) {
+    return ByteKeyedCache.hash(key, 0, key.length);
+  }
+
+  @Test
+  void findsAValueByItsBytesAnywhereInAnArray() {
+    byte[] key = "xxattr_001yy".getBytes(US_ASCII);
+    int hash = ByteKeyedCache.hash(key, 2, 8);
+    cache.put(key, 2, 8, hash, "attr_001");
+
+    byte[] other = "attr_001".getBytes(US_ASCII);
+    assertThat(hash(other)).isEqualTo(hash);
+    assertThat(cache.get(other, 0, other.length, hash(other))).isEqualTo("attr_001");
+  }
+
+  @Test
+  void keepsACopyOfTheKey() {
+    byte[] key = "abc".getBytes(US_ASCII);
+    cache.put(key, 0, 3, hash(key), "abc");
+    key[0] = 'z';
+
+    assertThat(cache.get(key, 0, 3, hash("abc".getBytes(US_ASCII)))).isNull();
+    byte[] original = "abc".getBytes(US_ASCII);
+    assertThat(cache.get(original, 0, 3, hash(original))).isEqualTo("abc");
+  }
+
+  @Test
+  void comparesTheBytesNotJustTheHash() {
+    byte[] a = "aaa".getBytes(US_ASCII);
+    byte[] b = "bbb".getBytes(US_ASCII);
+    cache.put(a, 0, 3, 42, "a");
+
+    assertThat(cache.get(b, 0, 3, 42)).isNull();
+    assertThat(cache.get(a, 0, 2, 42)).isNull();
+    assertThat(cache.get(a, 0, 3, 42)).isEqualTo("a");
+  }
+
+  @Test
+  void aNewKeyOverwritesItsSlot() {
+    byte[] a = "aaa".getBytes(US_ASCII);
+    byte[] b = "bbb".getBytes(US_ASCII);
+    cache.put(a, 0, 3, 5, "a");
+    cache.put(b, 0, 3, 5 + 8, "b"); // the same slot of 8
+
+    assertThat(cache.get(a, 0, 3, 5)).isNull();
+    assertThat(cache.get(b, 0, 3, 13)).isEqualTo("b");
+  }
+
+  @Test
+  void neverStoresAKeyLongerThanItsSlot() {
+    byte[] longKey = new byte[17];
+    cache.put(longKey, 0, 17, hash(longKey), "long");
+
+    assertThat(cache.get(longKey, 0, 17, hash(longKey))).isNull();
+  }
+
+  @Test
+  void hashesEveryByte() {
+    byte[] key = new byte[40];
+    int base = hash(key);
+    for (int i = 0; i < key.length; i++) {
+      key[i] = 1;
+      assertThat(hash(key)).as("byte %d", i).isNotEqualTo(base);
+      key[i] = 0;
+    }
+  }
+
+  @Test
+  void wantsAPowerOfTwoSlots() {
+    assertThatThrownBy(() -> new ByteKeyedCache<String>(6, 16))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("power of two");
+  }
+}
