@@ -58,6 +58,7 @@ public final class ExportBenchmark {
       String collection,
       int runs,
       int batchSize,
+      long shardSize,
       Path dir,
       boolean keepFiles) {
     public Settings {
@@ -70,6 +71,9 @@ public final class ExportBenchmark {
       }
       if (batchSize < 1) {
         throw new IllegalArgumentException("batch size must be >= 1, got " + batchSize);
+      }
+      if (shardSize < 1024) {
+        throw new IllegalArgumentException("shard size must be >= 1024 bytes, got " + shardSize);
       }
     }
   }

@@ -47,13 +47,15 @@ public record ExportReport(
     md.append(
         String.format(
             Locale.ROOT,
-            "Export: %s.%s, %,d documents, %s of BSON; batch size %d; median of %d run%s after"
+            "Export: %s.%s, %,d documents, %s of BSON; batch size %d; shard size %s; median of %d run%s"
+                + " after"
                 + " a warm-up run; load average %s at the start, %s at the end.%n",
             settings.database(),
             settings.collection(),
             floor.docs(),
             Figures.bytes(floor.bytes()),
             settings.batchSize(),
+            Figures.bytes(settings.shardSize()),
             settings.runs(),
             settings.runs() == 1 ? "" : "s",
             loadBefore,

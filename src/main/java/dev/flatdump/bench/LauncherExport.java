@@ -19,8 +19,8 @@ import org.springframework.batch.core.step.StepExecution;
 
 /**
  * One real export for {@link ExportBenchmark}: {@link ExportLauncher#run} (what {@code flatdump
- * export} runs) into an emptied directory, uncompressed, all de-dup on, no baselines, with the
- * default job repository in that directory. Stateless.
+ * export} runs) into an emptied directory, uncompressed, all de-dup on, no baselines, shards of the
+ * settings' size, with the default job repository in that directory. Stateless.
  */
 final class LauncherExport {
 
@@ -54,7 +54,7 @@ final class LauncherExport {
             9,
             DedupOptions.ALL,
             List.of(),
-            ExportOptions.DEFAULT_SHARD_SIZE,
+            settings.shardSize(),
             -1,
             settings.batchSize(),
             LocalDate.now(),

@@ -50,6 +50,14 @@ public final class BenchExportCommand implements Callable<Integer> {
   private int batchSize;
 
   @Option(
+      names = "--shard-size",
+      defaultValue = "1GiB",
+      paramLabel = "BYTES",
+      description =
+          "The export's shard size, as for export: 1KiB..1GiB (default: ${DEFAULT-VALUE}).")
+  private String shardSize;
+
+  @Option(
       names = "--out",
       paramLabel = "DIR",
       description = "Export into DIR and keep the exports (default: a temporary directory).")
@@ -74,6 +82,7 @@ public final class BenchExportCommand implements Callable<Integer> {
                   mongo.collection,
                   runs,
                   batchSize,
+                  ByteSizes.parse(shardSize),
                   dir,
                   out != null),
               line -> {
