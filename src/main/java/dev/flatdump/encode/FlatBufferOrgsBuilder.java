@@ -78,10 +78,11 @@ public final class FlatBufferOrgsBuilder {
     this.builder = new FlatBufferBuilder(initialCapacityBytes, tracked);
     this.stringOffsets = dedup.strings() ? new HashMap<>() : null;
     // Attribute tables are keyed on primitives, the id on a number: its shared string's offset, or
-    // without string de-dup, a number of its own.
+    // without string de-dup, a number of its own. The ids have a map of their own, looked up for
+    // every attribute: small enough to stay in the CPU's cache while the string map grows with
+    // every unique name.
     this.attributeTables = dedup.attributes() ? new AttributeTableIndex() : null;
-    this.attributeIdKeys =
-        !dedup.attributes() ? null : dedup.strings() ? stringOffsets : new HashMap<>();
+    this.attributeIdKeys = dedup.attributes() ? new HashMap<>() : null;
     this.attributeVectors = dedup.vectors() ? new AttributeVectorIndex(tracked::current) : null;
   }
 
@@ -215,7 +216,8 @@ public final class FlatBufferOrgsBuilder {
         stringsTotal++; // the table is new, its id string is shared
         idOffset = knownId;
       } else {
-        idOffset = string(attr.id(), "attribute id"); // also makes it known
+        idOffset = string(attr.id(), "attribute id");
+        attributeIdKeys.put(attr.id(), idOffset);
       }
       idKey = idOffset;
     } else {
