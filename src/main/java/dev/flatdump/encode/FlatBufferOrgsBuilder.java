@@ -4,6 +4,7 @@ import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.Attr;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.Org;
+import dev.flatdump.RepeatSampler;
 import dev.flatdump.schema.fb.Attribute;
 import dev.flatdump.schema.fb.Organization;
 import dev.flatdump.schema.fb.OrganizationType;
@@ -44,6 +45,12 @@ public final class FlatBufferOrgsBuilder {
   private final Map<String, Integer> attributeIdKeys;
   private final AttributeTableIndex attributeTables;
   private final AttributeVectorIndex attributeVectors;
+
+  /**
+   * Where attributes do not repeat (fewer than 10 % in a window of 65,536), the table index costs
+   * time and memory for nothing: it pauses for 15 windows, then samples again.
+   */
+  private final RepeatSampler attributeSharing = new RepeatSampler(1 << 16, 10, 15);
 
   private int[] tableOffsets = new int[64];
   private int[] orgOffsets = new int[1024];
@@ -201,14 +208,20 @@ public final class FlatBufferOrgsBuilder {
     if (attributeTables == null) {
       return writeAttribute(string(attr.id(), "attribute id"), attr);
     }
+    if (!attributeSharing.active()) {
+      attributeSharing.skipped();
+      return writeAttribute(string(attr.id(), "attribute id"), attr);
+    }
     // The hot path: a hit costs one lookup of the id and one of primitives, and writes nothing.
     Integer knownId = attributeIdKeys.get(attr.id());
     if (knownId != null) {
       int shared = attributeTables.get(scalars(knownId, attr), percentBits(attr));
       if (shared != 0) {
+        attributeSharing.found(true);
         return shared;
       }
     }
+    attributeSharing.found(false);
     int idOffset;
     int idKey;
     if (stringOffsets != null) {

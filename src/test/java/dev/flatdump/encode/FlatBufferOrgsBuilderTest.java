@@ -136,6 +136,41 @@ class FlatBufferOrgsBuilderTest {
     }
 
     @Test
+    void pausesAttributeSharingWhereAttributesDoNotRepeat() {
+      var builder = new FlatBufferOrgsBuilder(DedupOptions.ALL, 1 << 20);
+      int unique = 1 << 16; // one sampling window without a single repeat
+      for (int org = 0; org < unique / 64; org++) {
+        List<Attr> attrs = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+          attrs.add(attr("u" + (org * 64 + i), org * 64 + i));
+        }
+        builder.add(new Org("o" + org, "c", "k", OrgType.FOO, attrs));
+      }
+      Attr repeated = attr("r", 0.5);
+      builder.add(new Org("x", "c", "k", OrgType.FOO, List.of(repeated, repeated)));
+
+      // Paused: the repeat is written twice, and still reads back.
+      assertThat(builder.stats().attributes())
+          .isEqualTo(new DedupStats.Counter(unique + 2, unique + 2));
+      List<Org> read = readAll(builder.finish());
+      assertThat(read.get(read.size() - 1).attributes()).containsExactly(repeated, repeated);
+    }
+
+    @Test
+    void keepsSharingAttributesThatRepeatPastASamplingWindow() {
+      var builder = new FlatBufferOrgsBuilder(DedupOptions.ALL, 1 << 20);
+      List<Attr> attrs = new ArrayList<>();
+      for (int i = 0; i < 64; i++) {
+        attrs.add(attr("a" + i, i));
+      }
+      for (int org = 0; org < 3 * (1 << 16) / 64; org++) {
+        builder.add(new Org("o" + org, "c", "k", OrgType.FOO, attrs));
+      }
+
+      assertThat(builder.stats().attributes().unique()).isEqualTo(64);
+    }
+
+    @Test
     void sharesAttributeTablesWithoutSharedStrings() {
       int plain = encode(repetitive, DedupOptions.NONE).remaining();
 
