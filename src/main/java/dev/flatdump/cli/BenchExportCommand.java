@@ -51,7 +51,7 @@ public final class BenchExportCommand implements Callable<Integer> {
 
   @Option(
       names = "--shard-size",
-      defaultValue = "1GiB",
+      defaultValue = "128MiB",
       paramLabel = "BYTES",
       description =
           "The export's shard size, as for export: 1KiB..1GiB (default: ${DEFAULT-VALUE}).")

@@ -99,7 +99,7 @@ public final class ExportCommand implements Callable<Integer> {
 
   @Option(
       names = "--shard-size",
-      defaultValue = "1GiB",
+      defaultValue = "128MiB",
       paramLabel = "BYTES",
       description =
           "Start a new shard once a buffer holds this much; 1KiB..1GiB (default: ${DEFAULT-VALUE}).")

@@ -52,7 +52,13 @@ public record ExportOptions(
     LocalDate runDate,
     long runId) {
 
-  public static final long DEFAULT_SHARD_SIZE = ShardWriter.MAX_SHARD_SIZE;
+  /**
+   * 128 MiB: the builder's buffer can double once past a shard's size, and the old buffer lives
+   * until the copy is done, so the heap peaks near three times the shard size (~400 MiB) whatever
+   * the collection's size.
+   */
+  public static final long DEFAULT_SHARD_SIZE = 128L << 20;
+
   public static final List<String> COMPRESSIONS = List.of("gzip", "zstd");
   public static final List<String> BASELINES = List.of("plain", "strings", "protobuf", "json");
 
