@@ -27,6 +27,13 @@ final class OrgItemReader implements ItemStreamReader<SourceRecord> {
 
   static final String NAME = "organizationsReader";
   static final String LAST_ID = NAME + ".lastId";
+
+  /**
+   * What may wait between the cursor and the encoder, besides two batches' worth of documents: four
+   * of mongod's largest batches (16 MiB each), so that large documents cannot fill the heap.
+   */
+  static final long READ_AHEAD_BYTES = 64L << 20;
+
   private static final JsonWriterSettings CANONICAL =
       JsonWriterSettings.builder().outputMode(JsonMode.EXTENDED).build();
 
@@ -55,6 +62,8 @@ final class OrgItemReader implements ItemStreamReader<SourceRecord> {
         new PrefetchingIterator<>(
             new MongoDocumentCursor(collection, query, lastId, settings),
             2 * settings.batchSize(),
+            d -> d.bson().getByteBuffer().remaining(),
+            READ_AHEAD_BYTES,
             "flatdump-reader");
   }
 

@@ -8,7 +8,9 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 
 /**
  * Runs another iterator on a background thread, a bounded number of elements ahead, so that reading
@@ -26,6 +28,9 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
   private record Failure(RuntimeException error) {}
 
   private final BlockingQueue<Object> queue;
+  private final ToLongFunction<? super T> weight;
+  private final Semaphore kibibytes;
+  private final int maxKibibytes;
   private final Thread producer;
   private volatile boolean stopped;
   private Object head;
@@ -38,14 +43,42 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
    * @param threadName the background thread's name
    */
   public PrefetchingIterator(Iterator<T> source, int capacity, String threadName) {
+    this(source, capacity, t -> 0, Integer.MAX_VALUE * 1024L, threadName);
+  }
+
+  /**
+   * Also bounds the bytes waiting: the background thread waits while the waiting elements weigh
+   * more than {@code maxBytes}; one element always may wait, however heavy.
+   *
+   * @param weight an element's size in bytes, for the budget
+   * @param maxBytes at least 1 KiB
+   */
+  public PrefetchingIterator(
+      Iterator<T> source,
+      int capacity,
+      ToLongFunction<? super T> weight,
+      long maxBytes,
+      String threadName) {
     Objects.requireNonNull(source, "source");
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity must be >= 1, got " + capacity);
     }
+    if (maxBytes < 1024 || maxBytes / 1024 > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("maxBytes must be 1 KiB..2 TiB, got " + maxBytes);
+    }
     this.queue = new ArrayBlockingQueue<>(capacity);
+    this.weight = Objects.requireNonNull(weight, "weight");
+    this.maxKibibytes = (int) (maxBytes / 1024);
+    this.kibibytes = new Semaphore(maxKibibytes);
     this.producer = new Thread(() -> produce(source), threadName);
     this.producer.setDaemon(true);
     this.producer.start();
+  }
+
+  /** The budget an element takes: its KiB, rounded up, at most the whole budget. */
+  private int permits(T element) {
+    long kib = (weight.applyAsLong(element) + 1023) / 1024;
+    return (int) Math.min(kib, maxKibibytes);
   }
 
   private void produce(Iterator<T> source) {
@@ -53,7 +86,14 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
       Object last;
       try {
         while (!stopped && source.hasNext()) {
-          put(source.next());
+          T element = source.next();
+          int permits = permits(element);
+          while (!kibibytes.tryAcquire(permits, 100, TimeUnit.MILLISECONDS)) {
+            if (stopped) {
+              return;
+            }
+          }
+          put(element);
         }
         last = END;
       } catch (RuntimeException e) {
@@ -113,6 +153,7 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
     }
     T t = (T) head;
     head = null;
+    kibibytes.release(permits(t));
     return t;
   }
 

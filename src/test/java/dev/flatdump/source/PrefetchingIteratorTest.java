@@ -91,6 +91,30 @@ class PrefetchingIteratorTest {
   }
 
   @Test
+  void readsNoFurtherAheadThanItsByteBudget() throws Exception {
+    Source source = new Source(1_000, -1);
+    // Every element weighs 10 KiB; 25 KiB may wait, so two can, whatever the capacity.
+    try (var it = new PrefetchingIterator<>(source, 100, i -> 10 * 1024L, 25 * 1024L, "t")) {
+      Thread.sleep(200);
+      // two waiting + one in the producer's hand, waiting for room in the budget
+      assertThat(source.produced.get()).isEqualTo(3);
+
+      assertThat(it.next()).isZero();
+      Thread.sleep(200);
+      assertThat(source.produced.get()).isEqualTo(4);
+      assertThat(drain(it)).hasSize(999);
+    }
+  }
+
+  @Test
+  void letsOneElementHeavierThanTheWholeBudgetThrough() throws Exception {
+    Source source = new Source(3, -1);
+    try (var it = new PrefetchingIterator<>(source, 10, i -> 1L << 30, 1024L, "t")) {
+      assertThat(drain(it)).containsExactly(0, 1, 2);
+    }
+  }
+
+  @Test
   void closeStopsTheProducerAndClosesTheSource() throws Exception {
     Source source = new Source(Integer.MAX_VALUE, -1);
     var it = new PrefetchingIterator<>(source, 2, "t");
