@@ -1,5 +1,6 @@
 package dev.flatdump.source;
 
+import static dev.flatdump.source.BsonBytes.*;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -33,13 +34,6 @@ import org.bson.RawBsonDocument;
  */
 public final class RawOrgDecoder {
 
-  private static final byte DOUBLE = 0x01;
-  private static final byte STRING = 0x02;
-  private static final byte DOCUMENT = 0x03;
-  private static final byte ARRAY = 0x04;
-  private static final byte BOOLEAN = 0x08;
-  private static final byte INT32 = 0x10;
-
   private static final byte[] ID = ascii("_id");
   private static final byte[] NAME = ascii("name");
   private static final byte[] CATEGORY = ascii("category");
@@ -55,15 +49,6 @@ public final class RawOrgDecoder {
 
   private static final OrgType[] TYPES = OrgType.values();
   private static final byte[][] TYPE_NAMES = typeNames();
-
-  /** Not plainly good: let {@link OrgCodec} decide. Thrown without a stack trace. */
-  private static final class NotPlain extends RuntimeException {
-    NotPlain() {
-      super(null, null, false, false);
-    }
-  }
-
-  private static final NotPlain NOT_PLAIN = new NotPlain();
 
   private final OrgCodec codec = new OrgCodec();
   // Sized to stay in a core's L2 cache (1 MiB and 2 MiB of keys): a lookup that misses memory
@@ -91,7 +76,7 @@ public final class RawOrgDecoder {
     if (bytes.hasArray()) {
       try {
         org = walk(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
-      } catch (NotPlain | IndexOutOfBoundsException notPlain) {
+      } catch (BsonBytes.NotPlain | IndexOutOfBoundsException notPlain) {
         org = null;
       } finally {
         b = null;
@@ -117,7 +102,7 @@ public final class RawOrgDecoder {
 
   private Org walk(byte[] bytes, int from, int length) {
     this.b = bytes;
-    int end = documentEnd(from, from + length);
+    int end = documentEnd(b, from, from + length);
     if (end != from + length) {
       throw NOT_PLAIN;
     }
@@ -129,42 +114,42 @@ public final class RawOrgDecoder {
     List<Attr> attrs = null;
     int seen = 0;
     while (true) {
-      byte bsonType = next(p++, end);
+      byte bsonType = next(b, p++, end);
       if (bsonType == 0) {
         break;
       }
       int nameStart = p;
-      p = cstringEnd(p, end);
+      p = cstringEnd(b, p, end);
       int nameLength = p - nameStart - 1;
-      if (is(ID, nameStart, nameLength)) {
+      if (is(b, ID, nameStart, nameLength)) {
         seen = once(seen, 1);
-        p = skip(bsonType, p, end);
-      } else if (is(NAME, nameStart, nameLength)) {
+        p = skip(b, bsonType, p, end);
+      } else if (is(b, NAME, nameStart, nameLength)) {
         seen = once(seen, 1 << 1);
         name = string(bsonType, p, end);
-        p = afterString(p);
-      } else if (is(CATEGORY, nameStart, nameLength)) {
+        p = afterString(b, p);
+      } else if (is(b, CATEGORY, nameStart, nameLength)) {
         seen = once(seen, 1 << 2);
         category = string(bsonType, p, end);
-        p = afterString(p);
-      } else if (is(COUNTRY, nameStart, nameLength)) {
+        p = afterString(b, p);
+      } else if (is(b, COUNTRY, nameStart, nameLength)) {
         seen = once(seen, 1 << 3);
         country = string(bsonType, p, end);
-        p = afterString(p);
-      } else if (is(TYPE, nameStart, nameLength)) {
+        p = afterString(b, p);
+      } else if (is(b, TYPE, nameStart, nameLength)) {
         seen = once(seen, 1 << 4);
         type = type(bsonType, p, end);
-        p = afterString(p);
-      } else if (is(ATTRIBUTES, nameStart, nameLength)) {
+        p = afterString(b, p);
+      } else if (is(b, ATTRIBUTES, nameStart, nameLength)) {
         seen = once(seen, 1 << 5);
         if (bsonType != ARRAY) {
           throw NOT_PLAIN;
         }
-        int arrayEnd = documentEnd(p, end);
+        int arrayEnd = documentEnd(b, p, end);
         attrs = attributes(p + 4, arrayEnd);
         p = arrayEnd;
       } else {
-        p = skip(bsonType, p, end);
+        p = skip(b, bsonType, p, end);
       }
     }
     if (p != end || seen != 0b111111) {
@@ -176,15 +161,15 @@ public final class RawOrgDecoder {
   private List<Attr> attributes(int p, int end) {
     int count = 0;
     while (true) {
-      byte bsonType = next(p++, end);
+      byte bsonType = next(b, p++, end);
       if (bsonType == 0) {
         break;
       }
       if (bsonType != DOCUMENT) {
         throw NOT_PLAIN;
       }
-      p = cstringEnd(p, end); // the index; OrgCodec does not read it either
-      int attrEnd = documentEnd(p, end);
+      p = cstringEnd(b, p, end); // the index; OrgCodec does not read it either
+      int attrEnd = documentEnd(b, p, end);
       Attr attr;
       if (attributeSharing.active()) {
         attr = cachedAttribute(p, attrEnd);
@@ -226,44 +211,44 @@ public final class RawOrgDecoder {
     boolean active = false;
     int seen = 0;
     while (true) {
-      byte bsonType = next(p++, end);
+      byte bsonType = next(b, p++, end);
       if (bsonType == 0) {
         break;
       }
       int nameStart = p;
-      p = cstringEnd(p, end);
+      p = cstringEnd(b, p, end);
       int nameLength = p - nameStart - 1;
-      if (is(ATTR_ID, nameStart, nameLength)) {
+      if (is(b, ATTR_ID, nameStart, nameLength)) {
         seen = once(seen, 1);
         id = string(bsonType, p, end);
-        p = afterString(p);
-      } else if (is(QUANTITY, nameStart, nameLength)) {
+        p = afterString(b, p);
+      } else if (is(b, QUANTITY, nameStart, nameLength)) {
         seen = once(seen, 1 << 1);
-        quantity = int32(bsonType, p, end, Byte.MIN_VALUE, Byte.MAX_VALUE);
+        quantity = int32(b, bsonType, p, end, Byte.MIN_VALUE, Byte.MAX_VALUE);
         p += 4;
-      } else if (is(AMOUNT, nameStart, nameLength)) {
+      } else if (is(b, AMOUNT, nameStart, nameLength)) {
         seen = once(seen, 1 << 2);
-        amount = int32(bsonType, p, end, Byte.MIN_VALUE, Byte.MAX_VALUE);
+        amount = int32(b, bsonType, p, end, Byte.MIN_VALUE, Byte.MAX_VALUE);
         p += 4;
-      } else if (is(ACTIVE, nameStart, nameLength)) {
+      } else if (is(b, ACTIVE, nameStart, nameLength)) {
         seen = once(seen, 1 << 3);
-        active = bool(bsonType, p, end);
+        active = bool(b, bsonType, p, end);
         p += 1;
-      } else if (is(PERCENT, nameStart, nameLength)) {
+      } else if (is(b, PERCENT, nameStart, nameLength)) {
         seen = once(seen, 1 << 4);
         if (bsonType == DOUBLE) {
-          percent = Double.longBitsToDouble(int64(p, end));
+          percent = Double.longBitsToDouble(int64(b, p, end));
           p += 8;
         } else {
-          percent = int32(bsonType, p, end, Integer.MIN_VALUE, Integer.MAX_VALUE);
+          percent = int32(b, bsonType, p, end, Integer.MIN_VALUE, Integer.MAX_VALUE);
           p += 4;
         }
-      } else if (is(SIZE, nameStart, nameLength)) {
+      } else if (is(b, SIZE, nameStart, nameLength)) {
         seen = once(seen, 1 << 5);
-        size = int32(bsonType, p, end, Short.MIN_VALUE, Short.MAX_VALUE);
+        size = int32(b, bsonType, p, end, Short.MIN_VALUE, Short.MAX_VALUE);
         p += 4;
       } else {
-        p = skip(bsonType, p, end);
+        p = skip(b, bsonType, p, end);
       }
     }
     if (p != end || seen != 0b111111) {
@@ -277,7 +262,7 @@ public final class RawOrgDecoder {
     if (bsonType != STRING) {
       throw NOT_PLAIN;
     }
-    int length = stringLength(p, end);
+    int length = stringLength(b, p, end);
     int from = p + 4;
     int hash = ByteKeyedCache.hash(b, from, length);
     String value = strings.get(b, from, length, hash);
@@ -306,107 +291,13 @@ public final class RawOrgDecoder {
     if (bsonType != STRING) {
       throw NOT_PLAIN;
     }
-    int length = stringLength(p, end);
+    int length = stringLength(b, p, end);
     for (int i = 0; i < TYPES.length; i++) {
-      if (is(TYPE_NAMES[i], p + 4, length)) {
+      if (is(b, TYPE_NAMES[i], p + 4, length)) {
         return TYPES[i];
       }
     }
     throw NOT_PLAIN;
-  }
-
-  /** The string's length in bytes without its NUL, after checking the NUL is where it belongs. */
-  private int stringLength(int p, int end) {
-    int size = int32At(p);
-    if (size < 1 || size > end - p - 4 || b[p + 4 + size - 1] != 0) {
-      throw NOT_PLAIN;
-    }
-    return size - 1;
-  }
-
-  private int afterString(int p) {
-    return p + 4 + int32At(p);
-  }
-
-  private int int32(byte bsonType, int p, int end, int min, int max) {
-    if (bsonType != INT32 || p + 4 > end) {
-      throw NOT_PLAIN;
-    }
-    int value = int32At(p);
-    if (value < min || value > max) {
-      throw NOT_PLAIN;
-    }
-    return value;
-  }
-
-  private long int64(int p, int end) {
-    if (p + 8 > end) {
-      throw NOT_PLAIN;
-    }
-    return (int32At(p) & 0xFFFFFFFFL) | ((long) int32At(p + 4) << 32);
-  }
-
-  private boolean bool(byte bsonType, int p, int end) {
-    if (bsonType != BOOLEAN || p >= end || (b[p] & ~1) != 0) {
-      throw NOT_PLAIN;
-    }
-    return b[p] == 1;
-  }
-
-  /** Where the (sub)document or array starting at {@code p} ends, after checking its last byte. */
-  private int documentEnd(int p, int end) {
-    int size = int32At(p);
-    if (size < 5 || size > end - p || b[p + size - 1] != 0) {
-      throw NOT_PLAIN;
-    }
-    return p + size;
-  }
-
-  /** Just after the NUL that ends the C string at {@code p}. */
-  private int cstringEnd(int p, int end) {
-    while (b[p] != 0) {
-      if (++p >= end) {
-        throw NOT_PLAIN;
-      }
-    }
-    return p + 1;
-  }
-
-  /** Just after a value of an unknown field; an unusual type goes to {@link OrgCodec}. */
-  private int skip(byte bsonType, int p, int end) {
-    int next =
-        switch (bsonType) {
-          case DOUBLE, 0x09, 0x11, 0x12 -> p + 8; // double, date, timestamp, int64
-          case STRING, 0x0D, 0x0E -> afterString(p); // string, JavaScript, symbol
-          case DOCUMENT, ARRAY -> documentEnd(p, end);
-          case 0x05 -> p + 5 + int32At(p); // binary: size, subtype, bytes
-          case 0x07 -> p + 12; // ObjectId
-          case BOOLEAN -> p + 1;
-          case 0x0A, (byte) 0xFF, 0x7F -> p; // null, minKey, maxKey
-          case INT32 -> p + 4;
-          case 0x13 -> p + 16; // decimal128
-          default -> throw NOT_PLAIN;
-        };
-    if (next < p || next > end) {
-      throw NOT_PLAIN;
-    }
-    return next;
-  }
-
-  /** The byte at {@code p}, which must lie before {@code end}. */
-  private byte next(int p, int end) {
-    if (p >= end) {
-      throw NOT_PLAIN;
-    }
-    return b[p];
-  }
-
-  private int int32At(int p) {
-    return (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16 | b[p + 3] << 24;
-  }
-
-  private boolean is(byte[] expected, int from, int length) {
-    return length == expected.length && Arrays.equals(expected, 0, length, b, from, from + length);
   }
 
   private static int once(int seen, int bit) {
