@@ -24,9 +24,10 @@ import org.bson.RawBsonDocument;
 import org.bson.conversions.Bson;
 
 /**
- * Streams a collection's organizations in {@code _id} order, decoding each document straight into a
- * record ({@link RawOrgDecoder}: OrgCodec's rules, on the bytes), and survives a lost cursor by
- * re-opening after the last {@code _id} it returned.
+ * Streams a collection's documents in {@code _id} order, as their BSON bytes with their {@code
+ * _id}, and survives a lost cursor by re-opening after the last {@code _id} it returned. Decoding
+ * is left to the caller ({@link OrgRecordDecoder}), so that it can run on another thread than the
+ * cursor.
  *
  * <p>Resuming uses the {@code _id} index bounds ({@code min} with a {@code hint}), not {@code _id >
  * last}: the index orders every BSON type, while {@code $gt} only compares within one type, so a
