@@ -52,13 +52,6 @@ public record ExportOptions(
     LocalDate runDate,
     long runId) {
 
-  /**
-   * 128 MiB: the builder's buffer can double once past a shard's size, and the old buffer lives
-   * until the copy is done, so the heap peaks near three times the shard size (~400 MiB) whatever
-   * the collection's size.
-   */
-  public static final long DEFAULT_SHARD_SIZE = 128L << 20;
-
   public static final List<String> COMPRESSIONS = List.of("gzip", "zstd");
   public static final List<String> BASELINES = List.of("plain", "strings", "protobuf", "json");
 
