@@ -40,6 +40,14 @@ public final class RepeatSampler {
     this.pauseValues = Math.multiplyExact(pauseWindows, window);
   }
 
+  /**
+   * The policy for attributes, wherever they are looked up (the decoder's cache, the builder's
+   * table index): windows of 65,536, under 10 % found again pauses for 15 windows.
+   */
+  public static RepeatSampler forAttributes() {
+    return new RepeatSampler(1 << 16, 10, 15);
+  }
+
   /** Whether to look the next value up; then report it with {@link #found} or {@link #skipped}. */
   public boolean active() {
     return active;

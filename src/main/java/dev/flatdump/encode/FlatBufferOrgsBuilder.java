@@ -47,10 +47,9 @@ public final class FlatBufferOrgsBuilder {
   private final AttributeVectorIndex attributeVectors;
 
   /**
-   * Where attributes do not repeat (fewer than 10 % in a window of 65,536), the table index costs
-   * time and memory for nothing: it pauses for 15 windows, then samples again.
+   * Where attributes do not repeat, the table index costs time and memory for nothing: it pauses.
    */
-  private final RepeatSampler attributeSharing = new RepeatSampler(1 << 16, 10, 15);
+  private final RepeatSampler attributeSharing = RepeatSampler.forAttributes();
 
   private int[] tableOffsets = new int[64];
   private int[] orgOffsets = new int[1024];

@@ -56,8 +56,8 @@ public final class RawOrgDecoder {
   private final ByteKeyedCache<String> strings = new ByteKeyedCache<>(1 << 14, 64);
   private final ByteKeyedCache<Attr> attributes = new ByteKeyedCache<>(1 << 14, 128);
   // Where attributes do not repeat (the articles' random ones), hashing and copying each into the
-  // cache is wasted: below 10 % hits in a window of 65,536 it pauses for 15 windows.
-  private final RepeatSampler attributeSharing = new RepeatSampler(1 << 16, 10, 15);
+  // cache is wasted: the cache pauses.
+  private final RepeatSampler attributeSharing = RepeatSampler.forAttributes();
   private Attr[] scratch = new Attr[64];
   private long plain;
   private long handedOver;
