@@ -36,9 +36,10 @@ interface OrgFileCodec {
   long readAll(Path file) throws IOException;
 
   /**
-   * The table's rows, in order: JSON and protobuf as the articles wrote them, FlatBuffers plain and
-   * with string de-dup, the articles' naive attribute de-dup, flatdump's own attribute de-dup
-   * without and with vector de-dup.
+   * The table's rows, in order: JSON and protobuf as the articles wrote them; FlatBuffers plain,
+   * with string de-dup and with the naive attribute de-dup, through the generated code as the
+   * FlatBuffers article wrote them; flatdump's own builder with string de-dup only, with attribute
+   * de-dup, and with vector de-dup too (what the export writes).
    *
    * @param flatBuffersInitialCapacity every FlatBuffers row starts with this buffer size in bytes
    *     and lets it double, as the export does
@@ -48,17 +49,25 @@ interface OrgFileCodec {
     return List.of(
         new JacksonFileCodec(),
         new ProtobufFileCodec(),
-        FlatBuffersFileCodec.flatdump("FlatBuffers plain", DedupOptions.NONE, capacity),
-        FlatBuffersFileCodec.flatdump(
-            "FlatBuffers + strings de-dup", DedupOptions.STRINGS_ONLY, capacity),
-        new FlatBuffersFileCodec(
+        article("FlatBuffers plain", ArticleFlatBuffersEncoder.Sharing.NOTHING, capacity),
+        article(
+            "FlatBuffers + strings de-dup", ArticleFlatBuffersEncoder.Sharing.STRINGS, capacity),
+        article(
             "FlatBuffers + strings + attributes, naive HashMap<Attr,Integer>",
-            orgs -> NaiveDedupFlatBuffersEncoder.encode(orgs, capacity)),
+            ArticleFlatBuffersEncoder.Sharing.STRINGS_AND_ATTRIBUTES,
+            capacity),
+        FlatBuffersFileCodec.flatdump("flatdump strings only", DedupOptions.STRINGS_ONLY, capacity),
         FlatBuffersFileCodec.flatdump(
             "flatdump strings + attributes", new DedupOptions(true, true, false), capacity),
         FlatBuffersFileCodec.flatdump(
             "flatdump strings + attributes + vectors (export default)",
             DedupOptions.ALL,
             capacity));
+  }
+
+  private static OrgFileCodec article(
+      String name, ArticleFlatBuffersEncoder.Sharing sharing, int capacity) {
+    return new FlatBuffersFileCodec(
+        name, orgs -> ArticleFlatBuffersEncoder.encode(orgs, sharing, capacity));
   }
 }

@@ -5,7 +5,6 @@ import dev.flatdump.Attr;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.Org;
 import dev.flatdump.RepeatSampler;
-import dev.flatdump.schema.fb.Attribute;
 import dev.flatdump.schema.fb.Organization;
 import dev.flatdump.schema.fb.OrganizationType;
 import dev.flatdump.schema.fb.Organizations;
@@ -31,7 +30,6 @@ import java.util.Objects;
  */
 public final class FlatBufferOrgsBuilder {
 
-  private static final long NEGATIVE_ZERO_BITS = Double.doubleToRawLongBits(-0.0);
   private static final String GROW_LIMIT_MESSAGE = "2 gigabytes";
 
   private enum State {
@@ -41,6 +39,7 @@ public final class FlatBufferOrgsBuilder {
   }
 
   private final FlatBufferBuilder builder;
+  private final AttributeTableWriter attributeWriter;
   private final Map<String, Integer> stringOffsets;
   private final Map<String, Integer> attributeIdKeys;
   private final AttributeTableIndex attributeTables;
@@ -82,6 +81,7 @@ public final class FlatBufferOrgsBuilder {
     }
     var tracked = new CurrentBuffer(buffers);
     this.builder = new FlatBufferBuilder(initialCapacityBytes, tracked);
+    this.attributeWriter = new AttributeTableWriter(builder);
     this.stringOffsets = dedup.strings() ? new HashMap<>() : null;
     // Attribute tables are keyed on primitives, the id on a number: its shared string's offset, or
     // without string de-dup, a number of its own. The ids have a map of their own, looked up for
@@ -193,11 +193,15 @@ public final class FlatBufferOrgsBuilder {
     return offset;
   }
 
-  /** What {@code Organization.createAttributesVector} does, from the first count table offsets. */
+  /**
+   * What {@code Organization.createAttributesVector} does, from the first count table offsets.
+   * {@code startVector} made room for all of them, aligned: each is a plain {@code putInt} (what
+   * {@code addOffset} does after its {@code prep}).
+   */
   private int writeVector(int count) {
     builder.startVector(Integer.BYTES, count, Integer.BYTES);
     for (int i = count - 1; i >= 0; i--) {
-      builder.addOffset(tableOffsets[i]);
+      builder.putInt(builder.offset() + Integer.BYTES - tableOffsets[i]);
     }
     return builder.endVector();
   }
@@ -260,23 +264,9 @@ public final class FlatBufferOrgsBuilder {
   }
 
   private int writeAttribute(int idOffset, Attr attr) {
-    builder.startTable(6);
-    double percent = attr.percent();
-    if (Double.doubleToRawLongBits(percent) == NEGATIVE_ZERO_BITS) {
-      // addDouble skips a value == its default 0.0, and -0.0 == 0.0: force it, or its sign is lost.
-      builder.forceDefaults(true);
-      Attribute.addPercent(builder, percent);
-      builder.forceDefaults(false);
-    } else {
-      Attribute.addPercent(builder, percent);
-    }
-    Attribute.addId(builder, idOffset);
-    Attribute.addSize(builder, attr.size());
-    Attribute.addActive(builder, attr.active());
-    Attribute.addAmount(builder, attr.amount());
-    Attribute.addQuantity(builder, attr.quantity());
     attributesUnique++;
-    return Attribute.endAttribute(builder);
+    return attributeWriter.write(
+        idOffset, attr.quantity(), attr.amount(), attr.size(), attr.percent(), attr.active());
   }
 
   private int string(String value, String field) {

@@ -49,6 +49,7 @@ class CodecBenchmarkTest {
               "FlatBuffers plain",
               "FlatBuffers + strings de-dup",
               "FlatBuffers + strings + attributes, naive HashMap<Attr,Integer>",
+              "flatdump strings only",
               "flatdump strings + attributes",
               "flatdump strings + attributes + vectors (export default)");
       for (CodecRow row : report.rows()) {
@@ -87,6 +88,12 @@ class CodecBenchmarkTest {
     }
 
     @Test
+    void articleStringDedupWritesWhatFlatdumpWritesWithStringsOnly() {
+      assertThat(rows.get("FlatBuffers + strings de-dup").fileBytes())
+          .isEqualTo(rows.get("flatdump strings only").fileBytes());
+    }
+
+    @Test
     void deletesItsFilesWhenNotAskedToKeepThem() throws IOException {
       try (var files = Files.list(dir)) {
         assertThat(files).isEmpty();
@@ -97,7 +104,7 @@ class CodecBenchmarkTest {
     void printsAMarkdownTableWithTheLoadAverage() {
       String md = report.toMarkdown();
       assertThat(md).contains("profile realistic, 200 orgs (seed 7)", "load average");
-      assertThat(md.lines().filter(l -> l.startsWith("| ")).count()).isEqualTo(1 + 7);
+      assertThat(md.lines().filter(l -> l.startsWith("| ")).count()).isEqualTo(1 + 8);
       assertThat(log).anyMatch(l -> l.contains("write run 1"));
     }
   }
@@ -108,7 +115,7 @@ class CodecBenchmarkTest {
         new CodecBenchmark.Settings(Profile.ARTICLE, 20, 1, 1, dir, true), line -> {});
 
     try (var files = Files.list(dir)) {
-      assertThat(files).hasSize(7);
+      assertThat(files).hasSize(8);
     }
   }
 
