@@ -79,7 +79,7 @@ public final class FlatBufferOrgsBuilder {
       throw new IllegalArgumentException(
           "initialCapacityBytes must be positive, was " + initialCapacityBytes);
     }
-    var tracked = new CurrentBuffer(buffers);
+    var tracked = new CurrentBufferFactory(buffers);
     this.builder = new FlatBufferBuilder(initialCapacityBytes, tracked);
     this.attributeWriter = new AttributeTableWriter(builder);
     this.stringOffsets = dedup.strings() ? new HashMap<>() : null;
@@ -323,31 +323,5 @@ public final class FlatBufferOrgsBuilder {
     }
     return new FlatdumpException(
         "FlatBufferBuilder rejected the shard after " + count + " orgs: " + message, e);
-  }
-
-  /** Hands out the builder's buffers and remembers the newest, which is the one in use. */
-  private static final class CurrentBuffer extends FlatBufferBuilder.ByteBufferFactory {
-
-    private final FlatBufferBuilder.ByteBufferFactory buffers;
-    private ByteBuffer current;
-
-    CurrentBuffer(FlatBufferBuilder.ByteBufferFactory buffers) {
-      this.buffers = buffers;
-    }
-
-    @Override
-    public ByteBuffer newByteBuffer(int capacity) {
-      current = buffers.newByteBuffer(capacity);
-      return current;
-    }
-
-    @Override
-    public void releaseByteBuffer(ByteBuffer buffer) {
-      buffers.releaseByteBuffer(buffer);
-    }
-
-    ByteBuffer current() {
-      return current;
-    }
   }
 }
