@@ -12,9 +12,11 @@ import java.util.Objects;
 
 /**
  * Writes organizations into FlatBuffers shard files in a staging directory. Each shard is one
- * FlatBuffer built in memory; once it holds {@code shardSizeBytes} or more the shard is finished
- * and written through a FileChannel under its final staging name ({@code organizations-00000.fb},
- * ...).
+ * FlatBuffer built in memory; once the finished shard would be {@code shardSizeBytes} or more
+ * (counting the org vector and root that finishing adds) it is finished and written through a
+ * FileChannel under its final staging name ({@code organizations-00000.fb}, ...). So a buffer of
+ * the shard size plus one org's bytes never has to grow: the buffer grows up to the shard size + 1
+ * MiB and not past it (unless one org is larger than 1 MiB).
  *
  * <p>Shard boundaries depend only on the records and the settings, so the same input always gives
  * the same shard files byte for byte: a restart that re-adds the records after the last completed
@@ -35,15 +37,16 @@ public final class ShardWriter {
   private final DedupOptions dedup;
   private final long shardSizeBytes;
   private final int initialCapacity;
+  private final int capacityCap;
   private final List<ShardFile> shards;
   private DedupStats stats;
   private FlatBufferOrgsBuilder builder;
 
   /**
    * @param dir the staging directory, which must exist
-   * @param shardSizeBytes finish a shard once its buffer holds this many bytes; 1 KiB .. 1 GiB
-   * @param initialCapacity the first buffer's size in bytes (pre-size from the collection's
-   *     figures)
+   * @param shardSizeBytes finish a shard once it would be this many bytes finished; 1 KiB .. 1 GiB
+   * @param initialCapacity each shard's first buffer size in bytes (pre-size from the collection's
+   *     figures); at most a quarter of the shard size + 1 MiB is taken
    * @param completed shards already written by an earlier, interrupted run (restart), else empty
    * @param statsSoFar de-dup statistics of {@code completed}, or null when there are none
    */
@@ -61,8 +64,11 @@ public final class ShardWriter {
           "shard size must be 1024.." + MAX_SHARD_SIZE + " bytes, got " + shardSizeBytes);
     }
     this.shardSizeBytes = shardSizeBytes;
-    this.initialCapacity =
-        (int) Math.max(1024, Math.min(initialCapacity, shardSizeBytes + (1 << 20)));
+    // A shard finishes within its size plus one org (FlatBufferOrgsBuilder.finishedSizeBound):
+    // the buffer grows to that and no further. Each shard starts at a quarter of it at most, so
+    // the last, often small, shard does not hold a whole shard's buffer; two copies per full shard.
+    this.capacityCap = (int) (shardSizeBytes + (1 << 20));
+    this.initialCapacity = (int) Math.max(1024, Math.min(initialCapacity, capacityCap / 4));
     this.shards = new ArrayList<>(completed);
     this.stats = statsSoFar == null ? DedupStats.EMPTY : statsSoFar;
   }
@@ -79,10 +85,10 @@ public final class ShardWriter {
    */
   public boolean add(Org org) {
     if (builder == null) {
-      builder = new FlatBufferOrgsBuilder(dedup, initialCapacity);
+      builder = new FlatBufferOrgsBuilder(dedup, initialCapacity, capacityCap);
     }
     builder.add(org);
-    if (builder.sizeBytes() >= shardSizeBytes) {
+    if (builder.finishedSizeBound() >= shardSizeBytes) {
       finishShard();
       return true;
     }

@@ -97,15 +97,16 @@ public final class ExportCommand implements Callable<Integer> {
           "Baselines measured for the report: plain, strings, protobuf, json, or none (default: ${DEFAULT-VALUE}).")
   private String compare;
 
-  // 128 MiB: the builder's buffer can double once past a shard's size, and the old buffer lives
-  // until the copy is done, so the heap peaks near three times the shard size (~400 MiB) whatever
-  // the collection's size.
+  // 128 MiB: a shard's buffer grows up to the shard size + 1 MiB and no further (ShardWriter), and
+  // the old buffer lives until each copy is done: with the de-dup maps and the read-ahead, the heap
+  // peaks at about three times the shard size (~400 MiB) at most, whatever the collection's size.
   @Option(
       names = "--shard-size",
       defaultValue = "128MiB",
       paramLabel = "BYTES",
       description =
-          "Start a new shard once a buffer holds this much; 1KiB..1GiB (default: ${DEFAULT-VALUE}).")
+          "Start a new shard once the finished one would be this large; 1KiB..1GiB (default:"
+              + " ${DEFAULT-VALUE}).")
   private String shardSize;
 
   @Option(

@@ -7,19 +7,29 @@ import java.nio.ByteBuffer;
  * Hands out a {@link FlatBufferBuilder}'s buffers and remembers the newest, which is the one in
  * use: the builder replaces its buffer when it grows, and {@link AttributeVectorIndex} reads the
  * vectors already written from the current one. One per builder, on the builder's thread.
+ *
+ * <p>Growth stops at a cap before doubling past it: the builder asks for twice its buffer's size
+ * but takes the capacity it gets ({@code FlatBufferBuilder.growByteBuffer}), and asks again if that
+ * is still too small. Once the buffer is at the cap, it doubles as usual.
  */
 final class CurrentBufferFactory extends FlatBufferBuilder.ByteBufferFactory {
 
   private final FlatBufferBuilder.ByteBufferFactory buffers;
+  private final int capBytes;
   private ByteBuffer current;
 
-  CurrentBufferFactory(FlatBufferBuilder.ByteBufferFactory buffers) {
+  CurrentBufferFactory(FlatBufferBuilder.ByteBufferFactory buffers, int capBytes) {
     this.buffers = buffers;
+    this.capBytes = capBytes;
   }
 
   @Override
   public ByteBuffer newByteBuffer(int capacity) {
-    current = buffers.newByteBuffer(capacity);
+    int size = capacity;
+    if (current != null && capacity > capBytes && current.capacity() < capBytes) {
+      size = capBytes;
+    }
+    current = buffers.newByteBuffer(size);
     return current;
   }
 

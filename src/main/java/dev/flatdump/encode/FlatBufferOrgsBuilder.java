@@ -32,6 +32,13 @@ public final class FlatBufferOrgsBuilder {
 
   private static final String GROW_LIMIT_MESSAGE = "2 gigabytes";
 
+  /**
+   * Beyond the org vector's elements, what {@link #finish()} adds at most: vector alignment 3 and
+   * length 4; root table 8, its vtable 6 and alignment 2; identifier 4, root offset 4 and the
+   * buffer's alignment 7; rounded up.
+   */
+  static final int FINISH_BYTES = 48;
+
   private enum State {
     OPEN,
     FINISHED,
@@ -68,18 +75,38 @@ public final class FlatBufferOrgsBuilder {
    *     value near the expected shard size saves copies
    */
   public FlatBufferOrgsBuilder(DedupOptions dedup, int initialCapacityBytes) {
-    this(dedup, initialCapacityBytes, FlatBufferBuilder.HeapByteBufferFactory.INSTANCE);
+    this(dedup, initialCapacityBytes, Integer.MAX_VALUE);
+  }
+
+  /**
+   * A builder whose buffer, when it grows, stops at {@code capacityCapBytes} before it doubles past
+   * it: for shards that finish once {@link #finishedSizeBound()} reaches their size, a cap of that
+   * size plus the largest org's bytes means the buffer never holds twice what the shard needs. Past
+   * the cap (a larger org), it doubles as usual.
+   *
+   * @param capacityCapBytes at least {@code initialCapacityBytes}
+   */
+  public FlatBufferOrgsBuilder(DedupOptions dedup, int initialCapacityBytes, int capacityCapBytes) {
+    this(
+        dedup,
+        initialCapacityBytes,
+        new CurrentBufferFactory(
+            FlatBufferBuilder.HeapByteBufferFactory.INSTANCE, capacityCapBytes));
   }
 
   /** For tests: a factory that refuses to grow stands in for the 2 GB limit. */
   FlatBufferOrgsBuilder(
       DedupOptions dedup, int initialCapacityBytes, FlatBufferBuilder.ByteBufferFactory buffers) {
+    this(dedup, initialCapacityBytes, new CurrentBufferFactory(buffers, Integer.MAX_VALUE));
+  }
+
+  private FlatBufferOrgsBuilder(
+      DedupOptions dedup, int initialCapacityBytes, CurrentBufferFactory tracked) {
     Objects.requireNonNull(dedup, "dedup must not be null");
     if (initialCapacityBytes <= 0) {
       throw new IllegalArgumentException(
           "initialCapacityBytes must be positive, was " + initialCapacityBytes);
     }
-    var tracked = new CurrentBufferFactory(buffers);
     this.builder = new FlatBufferBuilder(initialCapacityBytes, tracked);
     this.attributeWriter = new AttributeTableWriter(builder);
     this.stringOffsets = dedup.strings() ? new HashMap<>() : null;
@@ -127,11 +154,20 @@ public final class FlatBufferOrgsBuilder {
   }
 
   /**
-   * Bytes written so far. {@link #finish()} adds the org vector and the root: about {@code 4 *
-   * count() + 20} bytes more.
+   * Bytes written so far. {@link #finish()} adds the org vector and the root: {@link
+   * #finishedSizeBound()} says how much that makes.
    */
   public long sizeBytes() {
     return builder.offset();
+  }
+
+  /**
+   * What {@link #finish()} would return now, at most: {@link #sizeBytes()}, plus the org vector
+   * ({@code 4 * count()} bytes and its length), the root table, the file identifier and padding,
+   * within {@value #FINISH_BYTES} bytes. A buffer of that capacity finishes without growing.
+   */
+  public long finishedSizeBound() {
+    return builder.offset() + 4L * count + FINISH_BYTES;
   }
 
   /**

@@ -9,6 +9,8 @@ import dev.flatdump.Attr;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.Org;
 import dev.flatdump.OrgType;
+import dev.flatdump.sample.OrgGenerator;
+import dev.flatdump.sample.Profile;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -278,6 +280,41 @@ class FlatBufferOrgsBuilderTest {
       ByteBuffer buf = builder.finish();
 
       assertThat((long) buf.remaining()).isEqualTo(builder.sizeBytes()).isGreaterThan(before);
+    }
+
+    @Test
+    void finishedSizeBoundIsAtMostFinishBytesAboveWhatFinishReturns() {
+      var generator = new OrgGenerator(Profile.REALISTIC, 3);
+      for (int n = 0; n <= 40; n++) {
+        var builder = new FlatBufferOrgsBuilder(DedupOptions.ALL, 1024);
+        for (int i = 0; i < n; i++) {
+          builder.add(generator.next());
+        }
+        long bound = builder.finishedSizeBound();
+
+        long finished = builder.finish().remaining();
+
+        assertThat(finished)
+            .as("%d orgs", n)
+            .isBetween(bound - FlatBufferOrgsBuilder.FINISH_BYTES, bound);
+      }
+    }
+
+    @Test
+    void aFirstBufferOfTheBoundFinishesWithoutGrowing() {
+      List<Org> orgs = new OrgGenerator(Profile.REALISTIC, 5).stream().limit(30).toList();
+      for (int n = 1; n <= orgs.size(); n++) {
+        var unbounded = new FlatBufferOrgsBuilder(DedupOptions.ALL, 1024);
+        orgs.subList(0, n).forEach(unbounded::add);
+        int capacity = (int) unbounded.finishedSizeBound();
+        ByteBuffer expected = unbounded.finish();
+        // Any growth would throw: this buffer is all the builder gets.
+        var exact =
+            new FlatBufferOrgsBuilder(DedupOptions.ALL, capacity, new RefusingToGrow(capacity));
+        orgs.subList(0, n).forEach(exact::add);
+
+        assertThat(exact.finish()).as("%d orgs", n).isEqualTo(expected);
+      }
     }
 
     @Test
