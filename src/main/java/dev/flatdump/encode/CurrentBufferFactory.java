@@ -23,6 +23,18 @@ final class CurrentBufferFactory extends FlatBufferBuilder.ByteBufferFactory {
     this.capBytes = capBytes;
   }
 
+  /** Heap buffers, growing up to {@code capBytes}; the cap must be at least the first buffer. */
+  static CurrentBufferFactory onHeap(int capBytes, int initialCapacityBytes) {
+    if (capBytes < initialCapacityBytes) {
+      throw new IllegalArgumentException(
+          "capacityCapBytes must be >= initialCapacityBytes ("
+              + initialCapacityBytes
+              + "), was "
+              + capBytes);
+    }
+    return new CurrentBufferFactory(FlatBufferBuilder.HeapByteBufferFactory.INSTANCE, capBytes);
+  }
+
   @Override
   public ByteBuffer newByteBuffer(int capacity) {
     int size = capacity;

@@ -90,8 +90,7 @@ public final class FlatBufferOrgsBuilder {
     this(
         dedup,
         initialCapacityBytes,
-        new CurrentBufferFactory(
-            FlatBufferBuilder.HeapByteBufferFactory.INSTANCE, capacityCapBytes));
+        CurrentBufferFactory.onHeap(capacityCapBytes, initialCapacityBytes));
   }
 
   /** For tests: a factory that refuses to grow stands in for the 2 GB limit. */

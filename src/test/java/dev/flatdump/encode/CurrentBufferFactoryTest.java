@@ -1,6 +1,7 @@
 package dev.flatdump.encode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.Org;
@@ -42,5 +43,12 @@ class CurrentBufferFactoryTest {
     orgs.forEach(capped::add);
 
     assertThat(capped.finish()).isEqualTo(uncapped.finish());
+  }
+
+  @Test
+  void aCapBelowTheInitialCapacityIsRefusedNamingBoth() {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> new FlatBufferOrgsBuilder(DedupOptions.ALL, 4096, 1024))
+        .withMessage("capacityCapBytes must be >= initialCapacityBytes (4096), was 1024");
   }
 }
