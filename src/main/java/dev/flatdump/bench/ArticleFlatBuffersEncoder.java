@@ -10,7 +10,6 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntSupplier;
 
 /**
  * The FlatBuffers baselines, written the way the FlatBuffers article writes them, through the
@@ -48,20 +47,11 @@ final class ArticleFlatBuffersEncoder {
       int[] attributes = new int[org.attributes().size()];
       int contAttr = 0;
       for (Attr attr : org.attributes()) {
-        IntSupplier table =
-            () ->
-                Attribute.createAttribute(
-                    builder,
-                    string(builder, strOffsets, attr.id()),
-                    attr.quantity(),
-                    attr.amount(),
-                    attr.size(),
-                    attr.percent(),
-                    attr.active());
+        // The article's code: a direct call, or its map's computeIfAbsent around the same call.
         attributes[contAttr++] =
             attrOffsets == null
-                ? table.getAsInt()
-                : attrOffsets.computeIfAbsent(attr, a -> table.getAsInt());
+                ? attribute(builder, strOffsets, attr)
+                : attrOffsets.computeIfAbsent(attr, a -> attribute(builder, strOffsets, a));
       }
       int attrsOffset = Organization.createAttributesVector(builder, attributes);
 
@@ -77,6 +67,17 @@ final class ArticleFlatBuffersEncoder {
     int rootTable = Organizations.createOrganizations(builder, organizationsOffset);
     Organizations.finishOrganizationsBuffer(builder, rootTable);
     return builder.dataBuffer();
+  }
+
+  private static int attribute(FlatBufferBuilder builder, Map<String, Integer> strOffsets, Attr a) {
+    return Attribute.createAttribute(
+        builder,
+        string(builder, strOffsets, a.id()),
+        a.quantity(),
+        a.amount(),
+        a.size(),
+        a.percent(),
+        a.active());
   }
 
   /** {@code builder.createString}, through the article's map when there is one. */
