@@ -27,6 +27,9 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
 
   private record Failure(RuntimeException error) {}
 
+  /** An element and the budget it took, weighed once, on the background thread. */
+  private record Weighed<T>(T element, int permits) {}
+
   private final BlockingQueue<Object> queue;
   private final ToLongFunction<? super T> weight;
   private final Semaphore kibibytes;
@@ -93,7 +96,7 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
               return;
             }
           }
-          put(element);
+          put(new Weighed<>(element, permits));
         }
         last = END;
       } catch (RuntimeException e) {
@@ -151,10 +154,10 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
-    T t = (T) head;
+    Weighed<T> w = (Weighed<T>) head;
     head = null;
-    kibibytes.release(permits(t));
-    return t;
+    kibibytes.release(w.permits());
+    return w.element();
   }
 
   /** Stops the background thread (it closes the source) and waits briefly for it. Idempotent. */
