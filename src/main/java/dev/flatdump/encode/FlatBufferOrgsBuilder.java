@@ -50,6 +50,7 @@ public final class FlatBufferOrgsBuilder {
   private final Map<String, Integer> stringOffsets;
   private final Map<String, Integer> attributeIdKeys;
   private final AttributeTableIndex attributeTables;
+  private final RecentAttributeTables recentTables;
   private final AttributeVectorIndex attributeVectors;
 
   /**
@@ -114,6 +115,7 @@ public final class FlatBufferOrgsBuilder {
     // every attribute: small enough to stay in the CPU's cache while the string map grows with
     // every unique name.
     this.attributeTables = dedup.attributes() ? new AttributeTableIndex() : null;
+    this.recentTables = dedup.attributes() ? new RecentAttributeTables() : null;
     this.attributeIdKeys = dedup.attributes() ? new HashMap<>() : null;
     this.attributeVectors = dedup.vectors() ? new AttributeVectorIndex(tracked::current) : null;
   }
@@ -250,12 +252,19 @@ public final class FlatBufferOrgsBuilder {
       attributeSharing.skipped();
       return writeAttribute(string(attr.id(), "attribute id"), attr);
     }
-    // The hot path: a hit costs one lookup of the id and one of primitives, and writes nothing.
+    // The hot path: the same instance as a recent attribute (the decoder shares them) costs a
+    // field hash; else a hit costs one lookup of the id and one of primitives. Neither writes.
+    int recent = recentTables.get(attr);
+    if (recent != 0) {
+      attributeSharing.found(true);
+      return recent;
+    }
     Integer knownId = attributeIdKeys.get(attr.id());
     if (knownId != null) {
       int shared = attributeTables.get(scalars(knownId, attr), percentBits(attr));
       if (shared != 0) {
         attributeSharing.found(true);
+        recentTables.put(attr, shared);
         return shared;
       }
     }
@@ -277,6 +286,7 @@ public final class FlatBufferOrgsBuilder {
     }
     int offset = writeAttribute(idOffset, attr);
     attributeTables.put(scalars(idKey, attr), percentBits(attr), offset);
+    recentTables.put(attr, offset);
     return offset;
   }
 

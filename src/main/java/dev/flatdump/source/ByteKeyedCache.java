@@ -59,8 +59,17 @@ final class ByteKeyedCache<V> {
       a = Long.rotateLeft((a ^ (long) LONGS.get(bytes, i)) * MIX, 29);
       b = Long.rotateLeft((b ^ (long) LONGS.get(bytes, i + Long.BYTES)) * MIX, 29);
     }
-    for (; i < end; i++) {
-      a = (a ^ bytes[i]) * MIX;
+    if (i + Long.BYTES <= end) {
+      a = Long.rotateLeft((a ^ (long) LONGS.get(bytes, i)) * MIX, 29);
+      i += Long.BYTES;
+    }
+    if (i < end && length >= Long.BYTES) {
+      // The last 1..7 bytes in one step: the 8 bytes that end the key, some of them hashed above.
+      b = Long.rotateLeft((b ^ (long) LONGS.get(bytes, end - Long.BYTES)) * MIX, 29);
+    } else {
+      for (; i < end; i++) {
+        a = (a ^ bytes[i]) * MIX;
+      }
     }
     long h = a ^ Long.rotateLeft(b, 17);
     h ^= h >>> 32;

@@ -172,6 +172,34 @@ class FlatBufferOrgsBuilderTest {
       assertThat(builder.stats().attributes().unique()).isEqualTo(64);
     }
 
+    @ParameterizedTest
+    @MethodSource("dev.flatdump.encode.OrgFixtures#allDedupOptions")
+    void writesTheSameBytesForSharedInstancesAsForDistinctCopies(DedupOptions dedup) {
+      // The generator hands out one instance per distinct attribute, as the decoder's cache does;
+      // 4,000 realistic orgs have more distinct attributes than the builder remembers instances.
+      List<Org> shared = new OrgGenerator(Profile.REALISTIC, 11).stream().limit(4_000).toList();
+      List<Org> copies = shared.stream().map(FlatBufferOrgsBuilderTest::deepCopy).toList();
+
+      var sharedBuilder = build(shared, dedup);
+      var copiesBuilder = build(copies, dedup);
+
+      assertThat(sharedBuilder.stats()).isEqualTo(copiesBuilder.stats());
+      assertThat(sharedBuilder.finish()).isEqualTo(copiesBuilder.finish());
+    }
+
+    @Test
+    void sharesOneTableAmongInstancesOfAnEqualAttribute() {
+      Attr a = attr("a", 0.5);
+      Attr copy = attr("a", 0.5);
+      Attr other = attr("a", 0.75);
+      var org = new Org("n", "c", "k", OrgType.FOO, List.of(a, copy, a, other, copy, other, a));
+
+      var builder = build(List.of(org), STRINGS_AND_ATTRIBUTES);
+
+      assertThat(builder.stats().attributes()).isEqualTo(new DedupStats.Counter(7, 2));
+      assertThat(readAll(builder.finish())).containsExactly(org);
+    }
+
     @Test
     void sharesAttributeTablesWithoutSharedStrings() {
       int plain = encode(repetitive, DedupOptions.NONE).remaining();
@@ -409,6 +437,28 @@ class FlatBufferOrgsBuilderTest {
       }
       return FlatBufferBuilder.HeapByteBufferFactory.INSTANCE.newByteBuffer(capacity);
     }
+  }
+
+  /** The same org with no instance in common: every string and attribute a new object. */
+  private static Org deepCopy(Org org) {
+    List<Attr> attrs =
+        org.attributes().stream()
+            .map(
+                a ->
+                    new Attr(
+                        new String(a.id()),
+                        a.quantity(),
+                        a.amount(),
+                        a.size(),
+                        a.percent(),
+                        a.active()))
+            .toList();
+    return new Org(
+        new String(org.name()),
+        new String(org.category()),
+        new String(org.country()),
+        org.type(),
+        attrs);
   }
 
   private static Attr attr(String id, double percent) {

@@ -68,13 +68,29 @@ class ByteKeyedCacheTest {
 
   @Test
   void hashesEveryByte() {
-    byte[] key = new byte[40];
-    int base = hash(key);
-    for (int i = 0; i < key.length; i++) {
-      key[i] = 1;
-      assertThat(hash(key)).as("byte %d", i).isNotEqualTo(base);
-      key[i] = 0;
+    // every length up to past four 16-byte steps: each tail shape, short keys byte by byte
+    for (int length = 1; length <= 72; length++) {
+      byte[] key = new byte[length];
+      int base = hash(key);
+      for (int i = 0; i < length; i++) {
+        for (int bit = 0; bit < 8; bit++) {
+          key[i] = (byte) (1 << bit);
+          assertThat(hash(key)).as("length %d, byte %d, bit %d", length, i, bit).isNotEqualTo(base);
+        }
+        key[i] = 0;
+      }
     }
+  }
+
+  @Test
+  void hashesTheRangeNotTheArray() {
+    byte[] key = "attr_0012345678".getBytes(US_ASCII);
+    byte[] padded = new byte[key.length + 9];
+    System.arraycopy(key, 0, padded, 5, key.length);
+    padded[4] = 'x';
+    padded[padded.length - 1] = 'y';
+
+    assertThat(ByteKeyedCache.hash(padded, 5, key.length)).isEqualTo(hash(key));
   }
 
   @Test
