@@ -168,7 +168,7 @@ public final class RawOrgDecoder {
       if (bsonType != DOCUMENT) {
         throw NOT_PLAIN;
       }
-      p = cstringEnd(b, p, end); // the index; OrgCodec does not read it either
+      p = indexEnd(p, end, count); // the index; OrgCodec does not read it either
       int attrEnd = documentEnd(b, p, end);
       Attr attr;
       if (attributeSharing.active()) {
@@ -187,6 +187,23 @@ public final class RawOrgDecoder {
       throw NOT_PLAIN;
     }
     return List.of(Arrays.copyOf(scratch, count));
+  }
+
+  /**
+   * Just after the element name at {@code p}, as {@link BsonBytes#cstringEnd}: without a scan when
+   * it is the one- or two-digit name that the {@code count}th element usually has.
+   */
+  private int indexEnd(int p, int end, int count) {
+    if (count < 10) {
+      if (p + 1 < end && b[p] != 0 && b[p + 1] == 0) {
+        return p + 2;
+      }
+    } else if (count < 100) {
+      if (p + 2 < end && b[p] != 0 && b[p + 1] != 0 && b[p + 2] == 0) {
+        return p + 3;
+      }
+    }
+    return cstringEnd(b, p, end);
   }
 
   /** The attribute of these exact bytes from the cache, or decoded and cached. */

@@ -6,6 +6,7 @@ import dev.flatdump.Attr;
 import dev.flatdump.Org;
 import dev.flatdump.sample.OrgGenerator;
 import dev.flatdump.sample.Profile;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -109,6 +110,52 @@ class RawOrgDecoderTest {
     assertThat(second.category()).isSameAs(first.category());
     assertThat(second.attributes().get(0)).isSameAs(first.attributes().get(0));
     assertThat(first.attributes().get(1)).isSameAs(first.attributes().get(0));
+  }
+
+  @Test
+  void walksArraysWhoseElementNamesAreNotTheirIndexes() {
+    // BSON arrays name their elements "0", "1", ...; the walk guesses that, and must not rely on
+    // it.
+    var names = List.of("", "x", "00", "999", "1", "10", "abc", "5", "2", "3", "4", "x1", "100");
+    BsonDocument elements = new BsonDocument();
+    BsonDocument attr = valid().getArray("attributes").get(0).asDocument();
+    for (int i = 0; i < names.size(); i++) {
+      elements.put(names.get(i), attr.clone().append("size", new BsonInt32(i)));
+    }
+    BsonDocument document = valid();
+    document.put("attributes", elements);
+    byte[] bytes = bytes(document);
+    int type = indexOf(bytes, "\u0003attributes\u0000".getBytes(StandardCharsets.ISO_8859_1));
+    bytes[type] = 0x04; // the embedded document becomes an array with these names
+
+    assertSameAsCodec(new RawBsonDocument(bytes));
+    Org org = decoder.decode(new RawBsonDocument(bytes));
+    assertThat(org.attributes())
+        .extracting(Attr::size)
+        .containsExactly(
+            (short) 0,
+            (short) 1,
+            (short) 2,
+            (short) 3,
+            (short) 4,
+            (short) 5,
+            (short) 6,
+            (short) 7,
+            (short) 8,
+            (short) 9,
+            (short) 10,
+            (short) 11,
+            (short) 12);
+    assertThat(decoder.handedOverCount()).isZero();
+  }
+
+  private static int indexOf(byte[] bytes, byte[] part) {
+    for (int i = 0; i + part.length <= bytes.length; i++) {
+      if (Arrays.equals(bytes, i, i + part.length, part, 0, part.length)) {
+        return i;
+      }
+    }
+    throw new AssertionError("not found");
   }
 
   @Nested
