@@ -21,6 +21,18 @@ class BenchCommandTest {
   }
 
   @Test
+  void printsTheCpuTableOnStdout() {
+    CliRun run = CliRun.of("bench", "cpu", "--profile", "realistic", "--orgs", "40", "--runs", "1");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("CPU per document: profile realistic, 40 orgs (seed 42)")
+        .contains("| RawOrgDecoder decode (the export's) |")
+        .contains("| decode + encode, one document at a time (the export's main thread) |");
+    assertThat(run.err()).contains("bench cpu: generating 40 realistic orgs as BSON");
+  }
+
+  @Test
   void rejectsZeroOrgsAsBadUsage() {
     CliRun run = CliRun.of("bench", "codecs", "--profile", "article", "--orgs", "0");
 
@@ -33,6 +45,6 @@ class BenchCommandTest {
     CliRun run = CliRun.of("bench");
 
     assertThat(run.exitCode()).isEqualTo(Flatdump.EXIT_USAGE);
-    assertThat(run.err()).contains("name a benchmark: codecs or export");
+    assertThat(run.err()).contains("name a benchmark: codecs, cpu or export");
   }
 }

@@ -1,0 +1,233 @@
+package dev.flatdump.bench;
+
+import dev.flatdump.Org;
+import dev.flatdump.encode.DedupOptions;
+import dev.flatdump.encode.FlatBufferOrgsBuilder;
+import dev.flatdump.sample.OrgGenerator;
+import dev.flatdump.sample.Profile;
+import dev.flatdump.source.OrgCodec;
+import dev.flatdump.source.RawOrgDecoder;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
+import org.bson.BsonBinaryReader;
+import org.bson.BsonBinaryWriter;
+import org.bson.BsonObjectId;
+import org.bson.Document;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.DecoderContext;
+import org.bson.codecs.DocumentCodec;
+import org.bson.io.BasicOutputBuffer;
+
+/**
+ * The export's CPU work per document, without MongoDB: generated orgs are written as BSON documents
+ * in memory once, then each row decodes (and encodes) all of them on this thread, timed in this
+ * thread's CPU time. No cursor, no mongod and no other thread share the figure, so it moves far
+ * less with the machine's load than {@code bench export}'s wall times; garbage collection, which
+ * runs on other threads, is not in it (the bytes allocated per document say what it is given to
+ * do).
+ *
+ * <p>Rows run interleaved (run 1 of every row, then run 2, ...), after a warm-up run of each. Each
+ * run starts a fresh decoder and builder, as each export does. Not thread-safe.
+ */
+public final class CpuBenchmark {
+
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+  /**
+   * @param profile how the orgs are generated
+   * @param orgs how many; at least 1
+   * @param seed the generator's seed
+   * @param runs measured runs per row, after one warm-up run; at least 1
+   */
+  public record Settings(Profile profile, int orgs, long seed, int runs) {
+    public Settings {
+      Objects.requireNonNull(profile, "profile must be set");
+      if (orgs < 1) {
+        throw new IllegalArgumentException("orgs must be >= 1, got " + orgs);
+      }
+      if (runs < 1) {
+        throw new IllegalArgumentException("runs must be >= 1, got " + runs);
+      }
+    }
+  }
+
+  /** One row: what it does to every document; it returns a checksum that says it did it. */
+  private record Row(String name, ToLongFunction<List<RawBsonDocument>> work) {}
+
+  private final Settings settings;
+  private final Consumer<String> log;
+
+  private CpuBenchmark(Settings settings, Consumer<String> log) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.log = Objects.requireNonNull(log, "log");
+  }
+
+  /**
+   * Runs every row.
+   *
+   * @param log receives a line per measured run (progress); must not be null
+   */
+  public static CpuReport run(Settings settings, Consumer<String> log) {
+    return new CpuBenchmark(settings, log).run();
+  }
+
+  private CpuReport run() {
+    if (!THREADS.isCurrentThreadCpuTimeSupported()) {
+      throw new IllegalStateException("this JVM cannot measure a thread's CPU time");
+    }
+    THREADS.setThreadCpuTimeEnabled(true);
+    log.accept(
+        "generating "
+            + settings.orgs()
+            + " "
+            + settings.profile().name().toLowerCase(java.util.Locale.ROOT)
+            + " orgs as BSON");
+    List<RawBsonDocument> documents = documents();
+    long bsonBytes = documents.stream().mapToLong(d -> d.getByteBuffer().remaining()).sum();
+    List<Org> decoded = decodeAll(documents);
+    List<Row> rows =
+        List.of(
+            new Row("driver Document decode (DocumentCodec)", CpuBenchmark::documentDecode),
+            new Row("OrgCodec decode (BsonBinaryReader)", CpuBenchmark::codecDecode),
+            new Row("RawOrgDecoder decode (the export's)", CpuBenchmark::rawDecode),
+            new Row("FlatBufferOrgsBuilder encode, all de-dup", docs -> encode(decoded)),
+            new Row(
+                "decode + encode, one document at a time (the export's main thread)",
+                CpuBenchmark::decodeAndEncode));
+    long[][] nanos = new long[rows.size()][settings.runs()];
+    long[][] allocated = new long[rows.size()][settings.runs()];
+    long[] checksums = new long[rows.size()];
+    for (int run = -1; run < settings.runs(); run++) {
+      for (int i = 0; i < rows.size(); i++) {
+        long bytesBefore = THREADS.getCurrentThreadAllocatedBytes();
+        long before = THREADS.getCurrentThreadCpuTime();
+        long checksum = rows.get(i).work().applyAsLong(documents);
+        long cpu = THREADS.getCurrentThreadCpuTime() - before;
+        long bytes = THREADS.getCurrentThreadAllocatedBytes() - bytesBefore;
+        if (run >= 0) {
+          nanos[i][run] = cpu;
+          allocated[i][run] = bytes;
+          checksums[i] = checksum;
+          log.accept(
+              String.format(
+                  java.util.Locale.ROOT,
+                  "%s run %d: %,d ns CPU per document",
+                  rows.get(i).name(),
+                  run + 1,
+                  cpu / documents.size()));
+        }
+      }
+    }
+    List<CpuRow> result = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      result.add(
+          new CpuRow(
+              rows.get(i).name(),
+              documents.size(),
+              Figures.median(nanos[i]),
+              min(nanos[i]),
+              Figures.median(allocated[i]),
+              checksums[i]));
+    }
+    return new CpuReport(
+        settings, bsonBytes, MachineInfo.describe(), MachineInfo.loadAverage(), result);
+  }
+
+  private List<RawBsonDocument> documents() {
+    var generator = new OrgGenerator(settings.profile(), settings.seed());
+    var codec = new OrgCodec();
+    List<RawBsonDocument> documents = new ArrayList<>(settings.orgs());
+    for (int i = 0; i < settings.orgs(); i++) {
+      var out = new BasicOutputBuffer();
+      codec.encode(
+          new BsonBinaryWriter(out), new BsonObjectId(generator.idOf(i)), generator.next());
+      documents.add(new RawBsonDocument(out.toByteArray()));
+    }
+    return documents;
+  }
+
+  private static List<Org> decodeAll(List<RawBsonDocument> documents) {
+    var decoder = new RawOrgDecoder();
+    List<Org> orgs = new ArrayList<>(documents.size());
+    for (RawBsonDocument document : documents) {
+      orgs.add(decoder.decode(document));
+    }
+    return orgs;
+  }
+
+  /** Fields decoded, so the decoding cannot be skipped. */
+  private static long documentDecode(List<RawBsonDocument> documents) {
+    var codec = new DocumentCodec();
+    var context = DecoderContext.builder().build();
+    long fields = 0;
+    for (RawBsonDocument document : documents) {
+      try (var reader = new BsonBinaryReader(document.getByteBuffer().asNIO())) {
+        Document decoded = codec.decode(reader, context);
+        fields += decoded.size();
+      }
+    }
+    return fields;
+  }
+
+  /** Attributes decoded. */
+  private static long codecDecode(List<RawBsonDocument> documents) {
+    var codec = new OrgCodec();
+    long attributes = 0;
+    for (RawBsonDocument document : documents) {
+      attributes += codec.decode(document).attributes().size();
+    }
+    return attributes;
+  }
+
+  /** Attributes decoded. */
+  private static long rawDecode(List<RawBsonDocument> documents) {
+    var decoder = new RawOrgDecoder();
+    long attributes = 0;
+    for (RawBsonDocument document : documents) {
+      attributes += decoder.decode(document).attributes().size();
+    }
+    return attributes;
+  }
+
+  /** The finished buffer's size, which the fused row must match. */
+  private static long encode(List<Org> orgs) {
+    var builder = newBuilder();
+    for (Org org : orgs) {
+      builder.add(org);
+    }
+    return finishedSize(builder);
+  }
+
+  private static long decodeAndEncode(List<RawBsonDocument> documents) {
+    var decoder = new RawOrgDecoder();
+    var builder = newBuilder();
+    for (RawBsonDocument document : documents) {
+      builder.add(decoder.decode(document));
+    }
+    return finishedSize(builder);
+  }
+
+  private static FlatBufferOrgsBuilder newBuilder() {
+    // What the export starts a default 128 MiB shard with at most: a quarter of it.
+    return new FlatBufferOrgsBuilder(DedupOptions.ALL, 32 << 20);
+  }
+
+  private static long finishedSize(FlatBufferOrgsBuilder builder) {
+    ByteBuffer finished = builder.finish();
+    return finished.remaining();
+  }
+
+  private static long min(long[] values) {
+    long min = Long.MAX_VALUE;
+    for (long value : values) {
+      min = Math.min(min, value);
+    }
+    return min;
+  }
+}

@@ -1,0 +1,69 @@
+package dev.flatdump.cli;
+
+import dev.flatdump.bench.CpuBenchmark;
+import dev.flatdump.bench.CpuReport;
+import dev.flatdump.sample.Profile;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flatdump bench cpu}: the export's CPU work per document without MongoDB, by {@link
+ * CpuBenchmark}. Exit 1 if two rows disagree on what they decoded or wrote.
+ */
+@Command(
+    name = "cpu",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Decodes N generated organizations from BSON in memory (driver Document codec, OrgCodec,",
+      "the export's RawOrgDecoder) and encodes them as the export does, in this thread's CPU",
+      "time: no MongoDB, no cursor, so it moves less with the machine's load than bench export."
+    })
+public final class BenchCpuCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @Option(
+      names = "--profile",
+      required = true,
+      paramLabel = "PROFILE",
+      description = "article or realistic.")
+  private Profile profile;
+
+  @Option(names = "--orgs", required = true, paramLabel = "N", description = "Organizations.")
+  private int orgs;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      paramLabel = "S",
+      description = "Random seed (default: ${DEFAULT-VALUE}).")
+  private long seed;
+
+  @Option(
+      names = "--runs",
+      defaultValue = "5",
+      paramLabel = "N",
+      description = "Measured runs per row, after one warm-up run (default: ${DEFAULT-VALUE}).")
+  private int runs;
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    CpuReport report =
+        CpuBenchmark.run(
+            new CpuBenchmark.Settings(profile, orgs, seed, runs),
+            line -> {
+              err.println("bench cpu: " + line);
+              err.flush();
+            });
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(report.toMarkdown());
+    out.flush();
+    return BenchCodecsCommand.failIfAny(report.inconsistencies(), err);
+  }
+}
