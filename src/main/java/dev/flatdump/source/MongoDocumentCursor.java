@@ -39,7 +39,8 @@ import org.bson.conversions.Bson;
  *
  * <p>Not thread-safe. The caller closes it, which closes the cursor; it does not close the client.
  */
-public final class MongoDocumentCursor implements Iterator<RawDocument>, Closeable {
+public final class MongoDocumentCursor
+    implements Iterator<RawDocument>, PrefetchingIterator.Buffered, Closeable {
 
   /** Cursor settings; validated. */
   public record Settings(int batchSize, int maxReopens, Duration reopenBackoff) {
@@ -102,6 +103,13 @@ public final class MongoDocumentCursor implements Iterator<RawDocument>, Closeab
       next = fetch();
     }
     return next != null;
+  }
+
+  /** What is left of the current batch: the documents {@link #next()} returns without a getMore. */
+  @Override
+  public int readyWithoutWaiting() {
+    int ready = next != null ? 1 : 0;
+    return cursor == null ? ready : ready + cursor.available();
   }
 
   @Override

@@ -18,31 +18,56 @@ import java.util.function.ToLongFunction;
  * encoding). Elements arrive in order; an exception thrown by the source is rethrown by {@link
  * #hasNext()}/{@link #next()} in the caller's thread, after the elements produced before it.
  *
+ * <p>A source that is {@link Buffered} is handed over in chunks of up to {@value #CHUNK} elements:
+ * one hand-over (and at most one wake-up of either thread) per chunk instead of per element, the
+ * chunk handed over as soon as the source would have to wait for more, so the caller never waits
+ * for elements the source already had. Other sources are handed over one element at a time.
+ *
  * <p>Only the background thread touches the source, and it closes the source when it ends. One
  * consumer thread. The caller closes this iterator, which stops the background thread.
  */
 public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
 
+  /** A source that knows how many elements it can give without waiting (a cursor's batch). */
+  public interface Buffered {
+
+    /** Elements that {@code hasNext}/{@code next} would return now, without waiting for I/O. */
+    int readyWithoutWaiting();
+  }
+
+  static final int CHUNK = 64;
+
   private static final Object END = new Object();
 
   private record Failure(RuntimeException error) {}
 
-  /** An element and the budget it took, weighed once, on the background thread. */
-  private record Weighed<T>(T element, int permits) {}
+  /** Elements handed over at once, and the budget they took together. */
+  private static final class Chunk {
+    final Object[] elements;
+    int size;
+    int permits;
+
+    Chunk(int capacity) {
+      elements = new Object[capacity];
+    }
+  }
 
   private final BlockingQueue<Object> queue;
   private final ToLongFunction<? super T> weight;
   private final Semaphore kibibytes;
   private final int maxKibibytes;
+  private final int chunkSize;
   private final Thread producer;
   private volatile boolean stopped;
-  private Object head;
+  private Chunk current;
+  private int position;
   private boolean ended;
 
   /**
    * @param source the iterator to run ahead; if it is {@link AutoCloseable} it is closed by the
    *     background thread when that ends
-   * @param capacity how many elements may wait, at least 1
+   * @param capacity how many elements may wait, at least 1 (for a {@link Buffered} source, in whole
+   *     chunks: rounded up to a multiple of {@value #CHUNK})
    * @param threadName the background thread's name
    */
   public PrefetchingIterator(Iterator<T> source, int capacity, String threadName) {
@@ -51,7 +76,8 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
 
   /**
    * Also bounds the bytes waiting: the background thread waits while the waiting elements weigh
-   * more than {@code maxBytes}; one element always may wait, however heavy.
+   * more than {@code maxBytes}; one element always may wait, however heavy. An element's weight is
+   * given back when the chunk it came in is used up.
    *
    * @param weight an element's size in bytes, for the budget
    * @param maxBytes at least 1 KiB
@@ -69,7 +95,8 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
     if (maxBytes < 1024 || maxBytes / 1024 > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("maxBytes must be 1 KiB..2 TiB, got " + maxBytes);
     }
-    this.queue = new ArrayBlockingQueue<>(capacity);
+    this.chunkSize = source instanceof Buffered ? CHUNK : 1;
+    this.queue = new ArrayBlockingQueue<>((capacity + chunkSize - 1) / chunkSize);
     this.weight = Objects.requireNonNull(weight, "weight");
     this.maxKibibytes = (int) (maxBytes / 1024);
     this.kibibytes = new Semaphore(maxKibibytes);
@@ -85,23 +112,35 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
   }
 
   private void produce(Iterator<T> source) {
+    Buffered buffered = source instanceof Buffered b ? b : null;
+    Chunk chunk = new Chunk(chunkSize);
     try {
       Object last;
       try {
         while (!stopped && source.hasNext()) {
           T element = source.next();
           int permits = permits(element);
-          while (!kibibytes.tryAcquire(permits, 100, TimeUnit.MILLISECONDS)) {
-            if (stopped) {
-              return;
+          if (!kibibytes.tryAcquire(permits)) {
+            // Hand over what this thread holds before it waits: the caller may need it to make
+            // room.
+            chunk = handOver(chunk);
+            while (!kibibytes.tryAcquire(permits, 100, TimeUnit.MILLISECONDS)) {
+              if (stopped) {
+                return;
+              }
             }
           }
-          put(new Weighed<>(element, permits));
+          chunk.elements[chunk.size++] = element;
+          chunk.permits += permits;
+          if (chunk.size == chunkSize || buffered == null || buffered.readyWithoutWaiting() == 0) {
+            chunk = handOver(chunk);
+          }
         }
         last = END;
       } catch (RuntimeException e) {
         last = new Failure(e);
       }
+      handOver(chunk); // the elements before the end or the failure come first
       put(last);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // closed while waiting for room: just stop
@@ -114,6 +153,15 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
         }
       }
     }
+  }
+
+  /** Puts a chunk that holds anything into the queue; returns the chunk to fill next. */
+  private Chunk handOver(Chunk chunk) throws InterruptedException {
+    if (chunk.size == 0) {
+      return chunk;
+    }
+    put(chunk);
+    return new Chunk(chunkSize);
   }
 
   private void put(Object o) throws InterruptedException {
@@ -129,13 +177,15 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
     if (ended) {
       return false;
     }
-    if (head == null) {
-      try {
-        head = queue.take();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new FlatdumpException("interrupted while reading ahead", e);
-      }
+    if (current != null) {
+      return true;
+    }
+    Object head;
+    try {
+      head = queue.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FlatdumpException("interrupted while reading ahead", e);
     }
     if (head == END) {
       ended = true;
@@ -145,6 +195,8 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
       ended = true;
       throw f.error();
     }
+    current = (Chunk) head;
+    position = 0;
     return true;
   }
 
@@ -154,10 +206,14 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
-    Weighed<T> w = (Weighed<T>) head;
-    head = null;
-    kibibytes.release(w.permits());
-    return w.element();
+    Chunk chunk = current;
+    T element = (T) chunk.elements[position];
+    if (++position == chunk.size) {
+      // The chunk is used up: its budget goes back before this thread can wait for the next one.
+      current = null;
+      kibibytes.release(chunk.permits);
+    }
+    return element;
   }
 
   /** Stops the background thread (it closes the source) and waits briefly for it. Idempotent. */

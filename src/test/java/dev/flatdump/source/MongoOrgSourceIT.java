@@ -77,6 +77,29 @@ class MongoOrgSourceIT {
   }
 
   @Test
+  void cursorSaysWhatIsLeftOfItsBatch(MongoDatabase db) {
+    List<BsonDocument> docs = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      docs.add(org(new BsonInt32(i), "o" + i));
+    }
+    db.getCollection("orgs", BsonDocument.class).insertMany(docs);
+    var settings = new MongoDocumentCursor.Settings(5, 0, Duration.ofMillis(10));
+    try (var cursor =
+        new MongoDocumentCursor(
+            db.getCollection("orgs", RawBsonDocument.class), new BsonDocument(), null, settings)) {
+      assertThat(cursor.readyWithoutWaiting()).isZero(); // not opened yet
+      List<Integer> ready = new ArrayList<>();
+      while (cursor.hasNext()) {
+        ready.add(cursor.readyWithoutWaiting());
+        cursor.next();
+      }
+      // batches of 5, 5 and 2: what hasNext has fetched, the document it holds included
+      assertThat(ready).containsExactly(5, 4, 3, 2, 1, 5, 4, 3, 2, 1, 2, 1);
+      assertThat(cursor.readyWithoutWaiting()).isZero();
+    }
+  }
+
+  @Test
   void resumesAfterLastIdAcrossBsonTypes(MongoDatabase db) {
     List<BsonDocument> docs = mixedIds();
     db.getCollection("orgs", BsonDocument.class).insertMany(docs);

@@ -2,7 +2,9 @@ package dev.flatdump.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -12,12 +14,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class PrefetchingIteratorTest {
 
   /** Counts up to {@code n}, then fails if {@code failAt} is reached; remembers being closed. */
-  static final class Source implements Iterator<Integer>, AutoCloseable {
+  static class Source implements Iterator<Integer>, AutoCloseable {
     final int n;
     final int failAt;
     final AtomicInteger produced = new AtomicInteger();
@@ -46,6 +49,41 @@ class PrefetchingIteratorTest {
     public void close() {
       closed.set(true);
       closedLatch.countDown();
+    }
+  }
+
+  /**
+   * A {@link Source} that says what it holds: {@code batch} elements at a time, as a cursor's
+   * batches; past {@code gateAt} its {@code hasNext} waits for {@code gate}.
+   */
+  static final class BufferedSource extends Source implements PrefetchingIterator.Buffered {
+    final int batch;
+    final int gateAt;
+    final CountDownLatch gate = new CountDownLatch(1);
+
+    BufferedSource(int n, int failAt, int batch, int gateAt) {
+      super(n, failAt);
+      this.batch = batch;
+      this.gateAt = gateAt;
+    }
+
+    @Override
+    public boolean hasNext() {
+      if (produced.get() == gateAt) {
+        try {
+          gate.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+      return super.hasNext();
+    }
+
+    @Override
+    public int readyWithoutWaiting() {
+      int p = produced.get();
+      return p == gateAt ? 0 : Math.min(n - p, batch - p % batch);
     }
   }
 
@@ -111,6 +149,72 @@ class PrefetchingIteratorTest {
     Source source = new Source(3, -1);
     try (var it = new PrefetchingIterator<>(source, 10, i -> 1L << 30, 1024L, "t")) {
       assertThat(drain(it)).containsExactly(0, 1, 2);
+    }
+  }
+
+  @Nested
+  class InChunks {
+
+    @Test
+    void deliversEveryElementInOrderThenEnds() {
+      var source = new BufferedSource(10_000, -1, 1_000, -1);
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(20),
+          () -> {
+            try (var it = new PrefetchingIterator<>(source, 2_000, "t")) {
+              assertThat(drain(it))
+                  .containsExactlyElementsOf(IntStream.range(0, 10_000).boxed().toList());
+            }
+          });
+    }
+
+    @Test
+    void handsOverWhatTheSourceHasBeforeTheSourceWaits() {
+      // 10 ready, then the source waits: the caller must get all 10 without waiting with it.
+      var source = new BufferedSource(20, -1, 1_000, 10);
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(20),
+          () -> {
+            try (var it = new PrefetchingIterator<>(source, 1_000, "t")) {
+              List<Integer> first = new ArrayList<>();
+              for (int i = 0; i < 10; i++) {
+                first.add(it.next());
+              }
+              assertThat(first).containsExactlyElementsOf(IntStream.range(0, 10).boxed().toList());
+              source.gate.countDown();
+              assertThat(drain(it))
+                  .containsExactlyElementsOf(IntStream.range(10, 20).boxed().toList());
+            }
+          });
+    }
+
+    @Test
+    void handsOverItsPartChunkBeforeWaitingForBudget() {
+      // Every element weighs 10 KiB and 25 KiB may wait: the chunk cannot fill before the budget
+      // runs out, so the background thread must hand over two elements and wait for the caller.
+      var source = new BufferedSource(1_000, -1, 1_000, -1);
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(20),
+          () -> {
+            try (var it =
+                new PrefetchingIterator<>(source, 100, i -> 10 * 1024L, 25 * 1024L, "t")) {
+              assertThat(drain(it))
+                  .containsExactlyElementsOf(IntStream.range(0, 1_000).boxed().toList());
+            }
+          });
+    }
+
+    @Test
+    void rethrowsTheSourcesFailureAfterTheElementsBeforeIt() throws Exception {
+      var source = new BufferedSource(1_000, 100, 1_000, -1);
+      try (var it = new PrefetchingIterator<>(source, 500, "t")) {
+        List<Integer> got = new ArrayList<>();
+        assertThatThrownBy(() -> it.forEachRemaining(got::add))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessage("boom at 100");
+        assertThat(got).containsExactlyElementsOf(IntStream.range(0, 100).boxed().toList());
+      }
+      assertThat(source.closedLatch.await(10, TimeUnit.SECONDS)).isTrue();
     }
   }
 
