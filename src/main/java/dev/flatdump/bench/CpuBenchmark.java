@@ -11,6 +11,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
@@ -86,7 +87,7 @@ public final class CpuBenchmark {
         "generating "
             + settings.orgs()
             + " "
-            + settings.profile().name().toLowerCase(java.util.Locale.ROOT)
+            + settings.profile().name().toLowerCase(Locale.ROOT)
             + " orgs as BSON");
     List<RawBsonDocument> documents = documents();
     long bsonBytes = documents.stream().mapToLong(d -> d.getByteBuffer().remaining()).sum();
@@ -116,7 +117,7 @@ public final class CpuBenchmark {
           checksums[i] = checksum;
           log.accept(
               String.format(
-                  java.util.Locale.ROOT,
+                  Locale.ROOT,
                   "%s run %d: %,d ns CPU per document",
                   rows.get(i).name(),
                   run + 1,

@@ -105,7 +105,10 @@ public final class MongoDocumentCursor
     return next != null;
   }
 
-  /** What is left of the current batch: the documents {@link #next()} returns without a getMore. */
+  /**
+   * What is left of the current batch: the documents {@link #next()} returns without a getMore.
+   * Right after a resume, one of them may be the document read before, which is skipped.
+   */
   @Override
   public int readyWithoutWaiting() {
     int ready = next != null ? 1 : 0;
