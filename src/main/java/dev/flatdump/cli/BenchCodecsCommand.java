@@ -2,7 +2,6 @@ package dev.flatdump.cli;
 
 import dev.flatdump.bench.CodecBenchmark;
 import dev.flatdump.bench.CodecReport;
-import dev.flatdump.sample.Profile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -10,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -32,22 +32,7 @@ public final class BenchCodecsCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(
-      names = "--profile",
-      required = true,
-      paramLabel = "PROFILE",
-      description = "article or realistic.")
-  private Profile profile;
-
-  @Option(names = "--orgs", required = true, paramLabel = "N", description = "Organizations.")
-  private int orgs;
-
-  @Option(
-      names = "--seed",
-      defaultValue = "42",
-      paramLabel = "S",
-      description = "Random seed (default: ${DEFAULT-VALUE}).")
-  private long seed;
+  @Mixin private GeneratedOrgs generated;
 
   @Option(
       names = "--runs",
@@ -69,7 +54,8 @@ public final class BenchCodecsCommand implements Callable<Integer> {
     try {
       CodecReport report =
           CodecBenchmark.run(
-              new CodecBenchmark.Settings(profile, orgs, seed, runs, dir, out != null),
+              new CodecBenchmark.Settings(
+                  generated.profile, generated.orgs, generated.seed, runs, dir, out != null),
               line -> {
                 err.println("bench codecs: " + line);
                 err.flush();

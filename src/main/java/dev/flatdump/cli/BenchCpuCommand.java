@@ -2,10 +2,10 @@ package dev.flatdump.cli;
 
 import dev.flatdump.bench.CpuBenchmark;
 import dev.flatdump.bench.CpuReport;
-import dev.flatdump.sample.Profile;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -27,22 +27,7 @@ public final class BenchCpuCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Option(
-      names = "--profile",
-      required = true,
-      paramLabel = "PROFILE",
-      description = "article or realistic.")
-  private Profile profile;
-
-  @Option(names = "--orgs", required = true, paramLabel = "N", description = "Organizations.")
-  private int orgs;
-
-  @Option(
-      names = "--seed",
-      defaultValue = "42",
-      paramLabel = "S",
-      description = "Random seed (default: ${DEFAULT-VALUE}).")
-  private long seed;
+  @Mixin private GeneratedOrgs generated;
 
   @Option(
       names = "--runs",
@@ -56,7 +41,7 @@ public final class BenchCpuCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     CpuReport report =
         CpuBenchmark.run(
-            new CpuBenchmark.Settings(profile, orgs, seed, runs),
+            new CpuBenchmark.Settings(generated.profile, generated.orgs, generated.seed, runs),
             line -> {
               err.println("bench cpu: " + line);
               err.flush();
