@@ -139,12 +139,13 @@ final class AttributeTableWriter {
   private void writeVtable(int present, int start, int table) {
     fillSlots(present, start, table);
     int fields = trimmedFields(present);
-    builder.putInt(2 * (fields + 2)); // the vtable's length: it starts that far in front of here
+    int length = vtableBytes(present);
+    builder.putInt(length); // the offset to the vtable: it starts that far in front of here
     for (int i = fields - 1; i >= 0; i--) {
       builder.putShort((short) slots[i]);
     }
     builder.putShort((short) (table - start));
-    builder.putShort((short) (2 * (fields + 2)));
+    builder.putShort((short) length);
   }
 
   /** The vtable as a number: field count, table size and each field's position, a byte each. */
