@@ -3,7 +3,6 @@ package dev.flatdump.bench;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoCursor;
-import com.mongodb.client.model.Projections;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.source.MongoDocumentCursor;
@@ -29,17 +28,14 @@ import org.bson.conversions.Bson;
  * decodes every document into a driver {@link Document} (what a naive exporter pays), a scan
  * through flatdump's own reader ({@link MongoOrgSource}: BSON decoded into records, nothing
  * written), and the real export through {@link ExportLauncher} into a fresh directory, without
- * compression. Every scan asks the server the same thing the export does: all documents, the
- * export's projection, in {@code _id} order along the {@code _id} index, in batches of the same
- * size.
+ * compression. Every scan asks the server the same thing the export does: all documents, whole (no
+ * projection), in {@code _id} order along the {@code _id} index, in batches of the same size.
  *
  * <p>Each run does every row once, in that order, after one warm-up run of all rows, so that drift
  * in the machine's load hits every row alike. Not thread-safe; run one at a time.
  */
 public final class ExportBenchmark {
 
-  static final Bson PROJECTION =
-      Projections.include("_id", "name", "category", "country", "type", "attributes");
   private static final Bson ID_INDEX = new BsonDocument("_id", new BsonInt32(1));
 
   /**
@@ -183,7 +179,6 @@ public final class ExportBenchmark {
   private <T> MongoCursor<T> cursor(MongoCollection<T> collection) {
     return collection
         .find()
-        .projection(PROJECTION)
         .sort(ID_INDEX)
         .hint(ID_INDEX)
         .batchSize(settings.batchSize())

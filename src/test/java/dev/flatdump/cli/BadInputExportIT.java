@@ -81,9 +81,9 @@ class BadInputExportIT {
   }
 
   /**
-   * The reader's inclusion projection of six fields stops after the first six it finds, so a
-   * duplicate after all of them never reaches the codec and the document is exported with the first
-   * value. Enable once the reader sees whole documents.
+   * A duplicate after all six schema fields. An inclusion projection of those fields would stop
+   * after the first six it finds and export the document with the first value; the reader reads
+   * whole documents, so the codec sees the duplicate and rejects it.
    */
   @Test
   void rejectsADuplicateFieldAfterAllSchemaFields(

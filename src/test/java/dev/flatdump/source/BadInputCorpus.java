@@ -305,9 +305,9 @@ public final class BadInputCorpus {
   }
 
   /**
-   * A second {@code name} after every schema field. The codec rejects it; MongoDB's inclusion
-   * projection stops once it has found as many fields as it includes, so the reader never sees the
-   * second name; not part of {@link #generated()}.
+   * A second {@code name} after every schema field. The codec rejects it; an inclusion projection
+   * of the schema fields would stop before it (the reader reads whole documents, so it does not);
+   * not part of {@link #generated()}.
    */
   public static Case trailingDuplicate() {
     return generate(
