@@ -1,5 +1,8 @@
 package dev.flatdump.source;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -25,6 +28,13 @@ final class BsonBytes {
   }
 
   static final NotPlain NOT_PLAIN = new NotPlain();
+
+  // One load per little-endian number instead of one per byte; out of the array's bounds they
+  // throw IndexOutOfBoundsException, as the byte reads did.
+  private static final VarHandle INT_LE =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private BsonBytes() {}
 
@@ -56,7 +66,7 @@ final class BsonBytes {
     if (p + 8 > end) {
       throw NOT_PLAIN;
     }
-    return (int32At(b, p) & 0xFFFFFFFFL) | ((long) int32At(b, p + 4) << 32);
+    return (long) LONG_LE.get(b, p);
   }
 
   static boolean bool(byte[] b, byte bsonType, int p, int end) {
@@ -115,7 +125,46 @@ final class BsonBytes {
   }
 
   static int int32At(byte[] b, int p) {
-    return (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16 | b[p + 3] << 24;
+    return (int) INT_LE.get(b, p);
+  }
+
+  /**
+   * An element name of 1..8 ASCII bytes, recognised by one 8-byte load and compare at the name's
+   * start instead of a scan for its NUL and a comparison.
+   *
+   * @param bytes the name without its NUL
+   * @param size the name's bytes with its NUL: where the value starts, after the type byte
+   */
+  record FieldName(byte[] bytes, long word, long mask, int size) {
+
+    static FieldName of(String name) {
+      byte[] bytes = name.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+      if (bytes.length < 1 || bytes.length > Long.BYTES) {
+        throw new IllegalArgumentException("a name of 1..8 bytes, got " + name);
+      }
+      long word = 0;
+      for (int i = 0; i < bytes.length; i++) {
+        if (bytes[i] == 0) {
+          throw new IllegalArgumentException("a name has no NUL: " + name);
+        }
+        word |= (bytes[i] & 0xFFL) << (8 * i);
+      }
+      // the NUL is the zero byte after the name; a name of 8 bytes has its NUL after the word
+      long mask = bytes.length + 1 >= Long.BYTES ? -1L : (1L << (8 * (bytes.length + 1))) - 1;
+      return new FieldName(bytes, word, mask, bytes.length + 1);
+    }
+
+    /**
+     * Whether the C string at {@code p} is exactly this name. False also when it cannot tell
+     * cheaply (fewer than 8 bytes left in the array); the caller then scans.
+     */
+    boolean at(byte[] b, int p, int end) {
+      if (p + size > end || p + Long.BYTES > b.length) {
+        return false;
+      }
+      long w = (long) LONG_LE.get(b, p);
+      return size <= Long.BYTES ? (w & mask) == word : w == word && b[p + Long.BYTES] == 0;
+    }
   }
 
   static boolean is(byte[] b, byte[] expected, int from, int length) {

@@ -40,12 +40,23 @@ public final class RawOrgDecoder {
   private static final byte[] COUNTRY = ascii("country");
   private static final byte[] TYPE = ascii("type");
   private static final byte[] ATTRIBUTES = ascii("attributes");
-  private static final byte[] ATTR_ID = ascii("id");
-  private static final byte[] QUANTITY = ascii("quantity");
-  private static final byte[] AMOUNT = ascii("amount");
-  private static final byte[] ACTIVE = ascii("active");
-  private static final byte[] PERCENT = ascii("percent");
-  private static final byte[] SIZE = ascii("size");
+
+  // An attribute's fields, by their index in ATTRIBUTE_FIELDS; OTHER is any other name.
+  private static final int ATTR_ID = 0;
+  private static final int QUANTITY = 1;
+  private static final int AMOUNT = 2;
+  private static final int ACTIVE = 3;
+  private static final int PERCENT = 4;
+  private static final int SIZE = 5;
+  private static final int OTHER = -1;
+  private static final FieldName[] ATTRIBUTE_FIELDS = {
+    FieldName.of("id"),
+    FieldName.of("quantity"),
+    FieldName.of("amount"),
+    FieldName.of("active"),
+    FieldName.of("percent"),
+    FieldName.of("size")
+  };
 
   private static final OrgType[] TYPES = OrgType.values();
   private static final byte[][] TYPE_NAMES = typeNames();
@@ -232,46 +243,77 @@ public final class RawOrgDecoder {
       if (bsonType == 0) {
         break;
       }
-      int nameStart = p;
-      p = cstringEnd(b, p, end);
-      int nameLength = p - nameStart - 1;
-      if (is(b, ATTR_ID, nameStart, nameLength)) {
-        seen = once(seen, 1);
-        id = string(bsonType, p, end);
-        p = afterString(b, p);
-      } else if (is(b, QUANTITY, nameStart, nameLength)) {
-        seen = once(seen, 1 << 1);
-        quantity = int32(b, bsonType, p, end, Byte.MIN_VALUE, Byte.MAX_VALUE);
-        p += 4;
-      } else if (is(b, AMOUNT, nameStart, nameLength)) {
-        seen = once(seen, 1 << 2);
-        amount = int32(b, bsonType, p, end, Byte.MIN_VALUE, Byte.MAX_VALUE);
-        p += 4;
-      } else if (is(b, ACTIVE, nameStart, nameLength)) {
-        seen = once(seen, 1 << 3);
-        active = bool(b, bsonType, p, end);
-        p += 1;
-      } else if (is(b, PERCENT, nameStart, nameLength)) {
-        seen = once(seen, 1 << 4);
-        if (bsonType == DOUBLE) {
-          percent = Double.longBitsToDouble(int64(b, p, end));
-          p += 8;
-        } else {
-          percent = int32(b, bsonType, p, end, Integer.MIN_VALUE, Integer.MAX_VALUE);
+      int field = attributeField(p, end);
+      p = field == OTHER ? cstringEnd(b, p, end) : p + ATTRIBUTE_FIELDS[field].size();
+      switch (field) {
+        case ATTR_ID -> {
+          seen = once(seen, 1);
+          id = string(bsonType, p, end);
+          p = afterString(b, p);
+        }
+        case QUANTITY -> {
+          seen = once(seen, 1 << 1);
+          quantity = int32(b, bsonType, p, end, Byte.MIN_VALUE, Byte.MAX_VALUE);
           p += 4;
         }
-      } else if (is(b, SIZE, nameStart, nameLength)) {
-        seen = once(seen, 1 << 5);
-        size = int32(b, bsonType, p, end, Short.MIN_VALUE, Short.MAX_VALUE);
-        p += 4;
-      } else {
-        p = skip(b, bsonType, p, end);
+        case AMOUNT -> {
+          seen = once(seen, 1 << 2);
+          amount = int32(b, bsonType, p, end, Byte.MIN_VALUE, Byte.MAX_VALUE);
+          p += 4;
+        }
+        case ACTIVE -> {
+          seen = once(seen, 1 << 3);
+          active = bool(b, bsonType, p, end);
+          p += 1;
+        }
+        case PERCENT -> {
+          seen = once(seen, 1 << 4);
+          if (bsonType == DOUBLE) {
+            percent = Double.longBitsToDouble(int64(b, p, end));
+            p += 8;
+          } else {
+            percent = int32(b, bsonType, p, end, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            p += 4;
+          }
+        }
+        case SIZE -> {
+          seen = once(seen, 1 << 5);
+          size = int32(b, bsonType, p, end, Short.MIN_VALUE, Short.MAX_VALUE);
+          p += 4;
+        }
+        default -> p = skip(b, bsonType, p, end);
       }
     }
     if (p != end || seen != 0b111111) {
       throw NOT_PLAIN;
     }
     return new Attr(id, (byte) quantity, (byte) amount, (short) size, percent, active);
+  }
+
+  /**
+   * Which attribute field the element name at {@code p} is: one load and compare for the field its
+   * first byte suggests; a scan and byte comparisons only when that cannot tell.
+   */
+  private int attributeField(int p, int end) {
+    int guess =
+        switch (b[p]) {
+          case 'i' -> ATTR_ID;
+          case 'q' -> QUANTITY;
+          case 'a' -> b[p + 1] == 'm' ? AMOUNT : ACTIVE;
+          case 'p' -> PERCENT;
+          case 's' -> SIZE;
+          default -> OTHER;
+        };
+    if (guess != OTHER && ATTRIBUTE_FIELDS[guess].at(b, p, end)) {
+      return guess;
+    }
+    int length = cstringEnd(b, p, end) - p - 1;
+    for (int i = 0; i < ATTRIBUTE_FIELDS.length; i++) {
+      if (is(b, ATTRIBUTE_FIELDS[i].bytes(), p, length)) {
+        return i;
+      }
+    }
+    return OTHER;
   }
 
   /** A string value at {@code p}, shared with every earlier string of the same bytes. */

@@ -195,6 +195,56 @@ class RawOrgDecoderTest {
   }
 
   /**
+   * Attribute field names that start like a known one, or are one of them with a byte more or less,
+   * are other fields: the walk recognises a known name by its first byte and one 8-byte compare, so
+   * the NUL must be where the known name ends. "i" as the very last field leaves fewer than 8 bytes
+   * in the array, where the walk scans instead.
+   */
+  @Test
+  void tellsKnownAttributeFieldsFromNamesThatStartAlike() {
+    List<String> nearMisses =
+        List.of(
+            "i",
+            "idx",
+            "id2",
+            "quantit",
+            "quantity2",
+            "quantityX",
+            "QUANTITY",
+            "am",
+            "amountt",
+            "activ",
+            "actives",
+            "a",
+            "percen",
+            "percent_",
+            "sizes",
+            "siz",
+            "",
+            "s");
+    BsonDocument document = valid();
+    document.remove("attributes");
+    BsonDocument attribute = valid().getArray("attributes").get(0).asDocument();
+    for (int i = 0; i < nearMisses.size(); i++) {
+      attribute.put(nearMisses.get(i), new BsonInt32(i));
+    }
+    // last: "i", its NUL, true and three NULs are 6 bytes, too few to load 8
+    attribute.remove("i");
+    attribute.put("i", BsonBoolean.TRUE);
+    document.put("attributes", new BsonArray(List.of(attribute)));
+    RawBsonDocument raw = raw(document);
+    long before = decoder.plainCount();
+
+    assertSameAsCodec(raw);
+    Org org = decoder.decode(raw);
+
+    assertThat(decoder.plainCount() - before).as("walked, not handed over").isEqualTo(2);
+    assertThat(org.attributes())
+        .containsExactly(
+            new dev.flatdump.Attr("attr_001", (byte) 1, (byte) -2, (short) 300, 0.5, false));
+  }
+
+  /**
    * Thousands of documents with one to three bytes changed: whatever the walk does with them, it
    * must end where the codec does (the same org, or the same rejection, or the same error).
    */
