@@ -41,7 +41,8 @@ public final class RawOrgDecoder {
   private static final byte[] TYPE = ascii("type");
   private static final byte[] ATTRIBUTES = ascii("attributes");
 
-  // An attribute's fields, by their index in ATTRIBUTE_FIELDS; OTHER is any other name.
+  // An attribute's fields, by their index in ATTRIBUTE_FIELDS (and their bit in "seen"); OTHER is
+  // any other name.
   private static final int ATTR_ID = 0;
   private static final int QUANTITY = 1;
   private static final int AMOUNT = 2;
@@ -244,30 +245,30 @@ public final class RawOrgDecoder {
         break;
       }
       int field = attributeField(p, end);
-      p = field == OTHER ? cstringEnd(b, p, end) : p + ATTRIBUTE_FIELDS[field].size();
+      if (field == OTHER) {
+        p = cstringEnd(b, p, end);
+      } else {
+        p += ATTRIBUTE_FIELDS[field].size();
+        seen = once(seen, 1 << field);
+      }
       switch (field) {
         case ATTR_ID -> {
-          seen = once(seen, 1);
           id = string(bsonType, p, end);
           p = afterString(b, p);
         }
         case QUANTITY -> {
-          seen = once(seen, 1 << 1);
           quantity = int32(b, bsonType, p, end, Byte.MIN_VALUE, Byte.MAX_VALUE);
           p += 4;
         }
         case AMOUNT -> {
-          seen = once(seen, 1 << 2);
           amount = int32(b, bsonType, p, end, Byte.MIN_VALUE, Byte.MAX_VALUE);
           p += 4;
         }
         case ACTIVE -> {
-          seen = once(seen, 1 << 3);
           active = bool(b, bsonType, p, end);
           p += 1;
         }
         case PERCENT -> {
-          seen = once(seen, 1 << 4);
           if (bsonType == DOUBLE) {
             percent = Double.longBitsToDouble(int64(b, p, end));
             p += 8;
@@ -277,7 +278,6 @@ public final class RawOrgDecoder {
           }
         }
         case SIZE -> {
-          seen = once(seen, 1 << 5);
           size = int32(b, bsonType, p, end, Short.MIN_VALUE, Short.MAX_VALUE);
           p += 4;
         }
