@@ -3,6 +3,7 @@ package dev.flatdump.source;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -138,7 +139,7 @@ final class BsonBytes {
   record FieldName(byte[] bytes, long word, long mask, int size) {
 
     static FieldName of(String name) {
-      byte[] bytes = name.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+      byte[] bytes = name.getBytes(StandardCharsets.ISO_8859_1);
       if (bytes.length < 1 || bytes.length > Long.BYTES) {
         throw new IllegalArgumentException("a name of 1..8 bytes, got " + name);
       }
