@@ -48,6 +48,7 @@ public final class FlatBufferOrgsBuilder {
   private final FlatBufferBuilder builder;
   private final AttributeTableWriter attributeWriter;
   private final Map<String, Integer> stringOffsets;
+  private final RecentStrings recentStrings;
   private final Map<String, Integer> attributeIdKeys;
   private final AttributeTableIndex attributeTables;
   private final RecentAttributeTables recentTables;
@@ -110,6 +111,7 @@ public final class FlatBufferOrgsBuilder {
     this.builder = new FlatBufferBuilder(initialCapacityBytes, tracked);
     this.attributeWriter = new AttributeTableWriter(builder);
     this.stringOffsets = dedup.strings() ? new HashMap<>() : null;
+    this.recentStrings = dedup.strings() ? new RecentStrings() : null;
     // Attribute tables are keyed on primitives, the id on a number: its shared string's offset, or
     // without string de-dup, a number of its own. The ids have a map of their own, looked up for
     // every attribute: small enough to stay in the CPU's cache while the string map grows with
@@ -320,13 +322,19 @@ public final class FlatBufferOrgsBuilder {
       stringsUnique++;
       return createString(value, field);
     }
+    int recent = recentStrings.get(value);
+    if (recent != 0) {
+      return recent;
+    }
     Integer shared = stringOffsets.get(value);
     if (shared != null) {
+      recentStrings.put(value, shared);
       return shared;
     }
     int offset = createString(value, field);
     stringsUnique++;
     stringOffsets.put(value, offset);
+    recentStrings.put(value, offset);
     return offset;
   }
 
