@@ -39,6 +39,11 @@ public final class FlatBufferOrgsBuilder {
    */
   static final int FINISH_BYTES = 48;
 
+  // Slots of the recent-instance caches: 16,384 attributes (84 % of realistic attributes hit),
+  // 4,096 strings (ids, categories and countries repeat; names mostly do not).
+  private static final int RECENT_TABLE_BITS = 14;
+  private static final int RECENT_STRING_BITS = 12;
+
   private enum State {
     OPEN,
     FINISHED,
@@ -48,10 +53,10 @@ public final class FlatBufferOrgsBuilder {
   private final FlatBufferBuilder builder;
   private final AttributeTableWriter attributeWriter;
   private final Map<String, Integer> stringOffsets;
-  private final RecentStrings recentStrings;
+  private final RecentOffsets<String> recentStrings;
   private final Map<String, Integer> attributeIdKeys;
   private final AttributeTableIndex attributeTables;
-  private final RecentAttributeTables recentTables;
+  private final RecentOffsets<Attr> recentTables;
   private final AttributeVectorIndex attributeVectors;
 
   /**
@@ -111,13 +116,13 @@ public final class FlatBufferOrgsBuilder {
     this.builder = new FlatBufferBuilder(initialCapacityBytes, tracked);
     this.attributeWriter = new AttributeTableWriter(builder);
     this.stringOffsets = dedup.strings() ? new HashMap<>() : null;
-    this.recentStrings = dedup.strings() ? new RecentStrings() : null;
+    this.recentStrings = dedup.strings() ? new RecentOffsets<>(RECENT_STRING_BITS) : null;
     // Attribute tables are keyed on primitives, the id on a number: its shared string's offset, or
     // without string de-dup, a number of its own. The ids have a map of their own, looked up for
     // every attribute: small enough to stay in the CPU's cache while the string map grows with
     // every unique name.
     this.attributeTables = dedup.attributes() ? new AttributeTableIndex() : null;
-    this.recentTables = dedup.attributes() ? new RecentAttributeTables() : null;
+    this.recentTables = dedup.attributes() ? new RecentOffsets<>(RECENT_TABLE_BITS) : null;
     this.attributeIdKeys = dedup.attributes() ? new HashMap<>() : null;
     this.attributeVectors = dedup.vectors() ? new AttributeVectorIndex(tracked::current) : null;
   }
@@ -256,7 +261,8 @@ public final class FlatBufferOrgsBuilder {
     }
     // The hot path: the same instance as a recent attribute (the decoder shares them) costs a
     // field hash; else a hit costs one lookup of the id and one of primitives. Neither writes.
-    int recent = recentTables.get(attr);
+    int recentHash = RecentOffsets.hash(attr);
+    int recent = recentTables.get(attr, recentHash);
     if (recent != 0) {
       attributeSharing.found(true);
       return recent;
@@ -266,7 +272,7 @@ public final class FlatBufferOrgsBuilder {
       int shared = attributeTables.get(scalars(knownId, attr), percentBits(attr));
       if (shared != 0) {
         attributeSharing.found(true);
-        recentTables.put(attr, shared);
+        recentTables.put(attr, recentHash, shared);
         return shared;
       }
     }
@@ -288,7 +294,7 @@ public final class FlatBufferOrgsBuilder {
     }
     int offset = writeAttribute(idOffset, attr);
     attributeTables.put(scalars(idKey, attr), percentBits(attr), offset);
-    recentTables.put(attr, offset);
+    recentTables.put(attr, recentHash, offset);
     return offset;
   }
 
@@ -322,19 +328,19 @@ public final class FlatBufferOrgsBuilder {
       stringsUnique++;
       return createString(value, field);
     }
-    int recent = recentStrings.get(value);
+    int recent = recentStrings.get(value, value.hashCode());
     if (recent != 0) {
       return recent;
     }
     Integer shared = stringOffsets.get(value);
     if (shared != null) {
-      recentStrings.put(value, shared);
+      recentStrings.put(value, value.hashCode(), shared);
       return shared;
     }
     int offset = createString(value, field);
     stringsUnique++;
     stringOffsets.put(value, offset);
-    recentStrings.put(value, offset);
+    recentStrings.put(value, value.hashCode(), offset);
     return offset;
   }
 
