@@ -328,19 +328,20 @@ public final class FlatBufferOrgsBuilder {
       stringsUnique++;
       return createString(value, field);
     }
-    int recent = recentStrings.get(value, value.hashCode());
+    int hash = value.hashCode(); // cached in the String
+    int recent = recentStrings.get(value, hash);
     if (recent != 0) {
       return recent;
     }
     Integer shared = stringOffsets.get(value);
     if (shared != null) {
-      recentStrings.put(value, value.hashCode(), shared);
+      recentStrings.put(value, hash, shared);
       return shared;
     }
     int offset = createString(value, field);
     stringsUnique++;
     stringOffsets.put(value, offset);
-    recentStrings.put(value, value.hashCode(), offset);
+    recentStrings.put(value, hash, offset);
     return offset;
   }
 
