@@ -37,6 +37,16 @@ class MongoOrgSourceIT {
    * Mixed _id types: the index orders them number < string < ObjectId; $gt would only compare
    * within a type.
    */
+  /** Inserts orgs with _id 0..count-1 and names prefix0, prefix1, ...; returns them. */
+  private static List<BsonDocument> insertOrgs(MongoDatabase db, int count, String prefix) {
+    List<BsonDocument> docs = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      docs.add(org(new BsonInt32(i), prefix + i));
+    }
+    db.getCollection("orgs", BsonDocument.class).insertMany(docs);
+    return docs;
+  }
+
   private static List<BsonDocument> mixedIds() {
     List<BsonDocument> docs = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -78,11 +88,7 @@ class MongoOrgSourceIT {
 
   @Test
   void cursorSaysWhatIsLeftOfItsBatch(MongoDatabase db) {
-    List<BsonDocument> docs = new ArrayList<>();
-    for (int i = 0; i < 12; i++) {
-      docs.add(org(new BsonInt32(i), "o" + i));
-    }
-    db.getCollection("orgs", BsonDocument.class).insertMany(docs);
+    insertOrgs(db, 12, "o");
     var settings = new MongoDocumentCursor.Settings(5, 0, Duration.ofMillis(10));
     try (var cursor =
         new MongoDocumentCursor(
@@ -121,11 +127,7 @@ class MongoOrgSourceIT {
 
   @Test
   void reopensTheCursorWhenTheServerKillsIt(MongoClient client, MongoDatabase db) {
-    List<BsonDocument> docs = new ArrayList<>();
-    for (int i = 0; i < 50; i++) {
-      docs.add(org(new BsonInt32(i), "n" + i));
-    }
-    db.getCollection("orgs", BsonDocument.class).insertMany(docs);
+    List<BsonDocument> docs = insertOrgs(db, 50, "n");
     var settings = new MongoDocumentCursor.Settings(5, 3, Duration.ofMillis(10));
     try (var source =
         new MongoOrgSource(
