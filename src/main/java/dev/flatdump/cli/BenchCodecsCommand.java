@@ -24,9 +24,11 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Writes N generated organizations as JSON (Jackson), protobuf and FlatBuffers (plain,",
-      "string de-dup, naive and flatdump attribute de-dup) and reads them back, in one JVM:",
-      "write time, file size, gzip and zstd size, heap while writing, read time (some, all)."
+      "Writes and reads generated organizations in each format.",
+      "Writes N generated organizations as JSON (Jackson), protobuf and FlatBuffers (plain,"
+          + " string de-dup, naive and flatdump attribute de-dup) and reads them back, in one"
+          + " JVM: write time, file size, gzip and zstd size, heap while writing, read time"
+          + " (some fields, all fields)."
     })
 public final class BenchCodecsCommand implements Callable<Integer> {
 

@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
-      "Benchmarks: prints Markdown tables on stdout, progress on stderr.",
+      "Benchmarks: Markdown tables on stdout, progress on stderr.",
       "Timings are noisy on a shared machine: compare rows within one run."
     },
     subcommands = {BenchCodecsCommand.class, BenchCpuCommand.class, BenchExportCommand.class})

@@ -19,9 +19,11 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Decodes N generated organizations from BSON in memory (driver Document codec, OrgCodec,",
-      "the export's RawOrgDecoder) and encodes them as the export does, in this thread's CPU",
-      "time: no MongoDB, no cursor, so it moves less with the machine's load than bench export."
+      "Times decoding and encoding in CPU time, without MongoDB.",
+      "Decodes N generated organizations from BSON in memory (driver Document codec, OrgCodec,"
+          + " the export's RawOrgDecoder) and encodes them as the export does, in this thread's"
+          + " CPU time: no MongoDB, no cursor, so it moves less with the machine's load than"
+          + " bench export."
     })
 public final class BenchCpuCommand implements Callable<Integer> {
 

@@ -25,9 +25,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Times the export of a collection (uncompressed, all de-dup on) against scans of the same",
-      "collection: raw BSON (the floor), driver Documents, and flatdump's reader alone;",
-      "with docs/s, heap and peak RSS for each."
+      "Times the export of a collection against scans of it.",
+      "Times the export (uncompressed, all de-dup on) against scans of the same collection: raw"
+          + " BSON (the floor), driver Documents, and flatdump's reader alone; with docs/s, heap"
+          + " and peak RSS for each."
     })
 public final class BenchExportCommand implements Callable<Integer> {
 

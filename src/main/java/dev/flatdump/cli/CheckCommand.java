@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
     name = "check",
     mixinStandardHelpOptions = true,
     description = {
-      "Checks an export directory without MongoDB:",
+      "Checks an export directory without MongoDB.",
+      "It checks that:",
       "  - manifest.json parses; every file it lists exists with its size and sha256;",
       "  - every shard is a well-formed FlatBuffer, verified offset by offset,",
       "    and holds the organizations the manifest says;",

@@ -25,8 +25,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Starts a local mongod (bin/mongod-local), loads sample-data/ into flatdump_demo.organizations,",
-      "exports it with every baseline, and prints the report summary and the path of report.html."
+      "Exports the sample data from a local mongod, with every baseline.",
+      "Starts a local mongod (bin/mongod-local), loads sample-data/ into the collection"
+          + " organizations of the database flatdump_demo, exports it with every baseline, and"
+          + " prints the report summary and the path of report.html."
     })
 public final class DemoCommand implements Callable<Integer> {
 

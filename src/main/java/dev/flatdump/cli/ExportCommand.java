@@ -27,10 +27,11 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Streams a MongoDB collection into de-duplicated FlatBuffers artifacts in DIR:",
-      "organizations.fb (or numbered shards), .gz/.zst copies, rejects.jsonl,",
-      "report.json/.md/.html and manifest.json (published last).",
-      "Running the same command again after a failure resumes it from its last checkpoint."
+      "Streams a MongoDB collection into FlatBuffers artifacts.",
+      "Writes into DIR: organizations.fb (or numbered shards), .gz and .zst copies,"
+          + " rejects.jsonl, report.json, report.md, report.html and manifest.json (published"
+          + " last). Running the same command again after a failure resumes it from its last"
+          + " checkpoint."
     })
 public final class ExportCommand implements Callable<Integer> {
 

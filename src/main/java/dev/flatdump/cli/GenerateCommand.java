@@ -29,9 +29,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Inserts N deterministic sample organizations into a MongoDB collection,",
-      "or writes them to an Extended JSON lines file with --out.",
-      "The same --profile and --seed always give the same documents and _ids."
+      "Generates deterministic sample organizations.",
+      "Inserts N organizations into a MongoDB collection, or writes them to an Extended JSON"
+          + " lines file with --out. The same --profile and --seed always give the same documents"
+          + " and _ids."
     })
 public final class GenerateCommand implements Callable<Integer> {
 
@@ -52,8 +53,8 @@ public final class GenerateCommand implements Callable<Integer> {
       names = "--out",
       paramLabel = "FILE",
       description =
-          "Write relaxed Extended JSON, one document per line, to FILE instead of MongoDB"
-              + " (gzip when FILE ends in .gz).")
+          "Write relaxed Extended JSON, one document per line, to FILE (gzipped if its name"
+              + " ends with .gz) instead of MongoDB.")
   private Path out;
 
   @Option(

@@ -25,8 +25,9 @@ import picocli.CommandLine.Spec;
     name = "inspect",
     mixinStandardHelpOptions = true,
     description = {
-      "Opens an export directory (through its manifest) or one .fb file with mmap,",
-      "prints its shards and record count, and the first N records as JSON lines."
+      "Prints what an export directory or a .fb file holds.",
+      "Opens the export (through its manifest) or the file with mmap, and prints its shards,"
+          + " its record count and the first N records as JSON lines."
     })
 public final class InspectCommand implements Callable<Integer> {
 

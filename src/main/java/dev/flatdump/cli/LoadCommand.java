@@ -27,10 +27,11 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Imports MongoDB Extended JSON, one document per line (FILE may be gzipped: *.gz),",
-      "into a collection as is, without schema validation. Blank lines are skipped.",
-      "Lines that are not JSON are reported as FILE:LINE: reason; the rest is still loaded,",
-      "and the command then exits 1."
+      "Imports an Extended JSON lines file into a collection.",
+      "Inserts MongoDB Extended JSON, one document per line (FILE may be gzipped), into the"
+          + " collection as is, without schema validation. Blank lines are skipped. Lines that"
+          + " are not JSON are reported as FILE:LINE: reason; the rest is still loaded, and the"
+          + " command then exits 1."
     })
 public final class LoadCommand implements Callable<Integer> {
 

@@ -30,9 +30,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Reads the collection again (with the export's query, in _id order) and compares",
-      "every document with the artifact field by field, and every rejected one with rejects.jsonl.",
-      "Exits 1 on any difference."
+      "Compares an export with its collection, document by document.",
+      "Reads the collection again (with the export's query, in _id order) and compares every"
+          + " document with the artifact field by field, and every rejected one with"
+          + " rejects.jsonl. Exits 1 on any difference."
     })
 public final class VerifyCommand implements Callable<Integer> {
 
