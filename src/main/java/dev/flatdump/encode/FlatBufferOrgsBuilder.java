@@ -4,16 +4,13 @@ import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.Attr;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.Org;
-import dev.flatdump.RepeatSampler;
 import dev.flatdump.schema.fb.Organization;
 import dev.flatdump.schema.fb.OrganizationType;
 import dev.flatdump.schema.fb.Organizations;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -39,11 +36,6 @@ public final class FlatBufferOrgsBuilder {
    */
   static final int FINISH_BYTES = 48;
 
-  // Slots of the recent-instance caches: 16,384 attributes (84 % of realistic attributes hit),
-  // 4,096 strings (ids, categories and countries repeat; names mostly do not).
-  private static final int RECENT_TABLE_BITS = 14;
-  private static final int RECENT_STRING_BITS = 12;
-
   private enum State {
     OPEN,
     FINISHED,
@@ -51,28 +43,15 @@ public final class FlatBufferOrgsBuilder {
   }
 
   private final FlatBufferBuilder builder;
-  private final AttributeTableWriter attributeWriter;
-  private final Map<String, Integer> stringOffsets;
-  private final RecentOffsets<String> recentStrings;
-  private final Map<String, Integer> attributeIdKeys;
-  private final AttributeTableIndex attributeTables;
-  private final RecentOffsets<Attr> recentTables;
+  private final SharedStrings strings;
+  private final SharedAttributeTables attributeTables;
   private final AttributeVectorIndex attributeVectors;
-
-  /**
-   * Where attributes do not repeat, the table index costs time and memory for nothing: it pauses.
-   */
-  private final RepeatSampler attributeSharing = RepeatSampler.forAttributes();
 
   private int[] tableOffsets = new int[64];
   private int[] orgOffsets = new int[1024];
   private int count;
   private State state = State.OPEN;
 
-  private long stringsTotal;
-  private long stringsUnique;
-  private long attributesTotal;
-  private long attributesUnique;
   private long vectorsTotal;
   private long vectorsUnique;
 
@@ -114,16 +93,8 @@ public final class FlatBufferOrgsBuilder {
           "initialCapacityBytes must be positive, was " + initialCapacityBytes);
     }
     this.builder = new FlatBufferBuilder(initialCapacityBytes, tracked);
-    this.attributeWriter = new AttributeTableWriter(builder);
-    this.stringOffsets = dedup.strings() ? new HashMap<>() : null;
-    this.recentStrings = dedup.strings() ? new RecentOffsets<>(RECENT_STRING_BITS) : null;
-    // Attribute tables are keyed on primitives, the id on a number: its shared string's offset, or
-    // without string de-dup, a number of its own. The ids have a map of their own, looked up for
-    // every attribute: small enough to stay in the CPU's cache while the string map grows with
-    // every unique name.
-    this.attributeTables = dedup.attributes() ? new AttributeTableIndex() : null;
-    this.recentTables = dedup.attributes() ? new RecentOffsets<>(RECENT_TABLE_BITS) : null;
-    this.attributeIdKeys = dedup.attributes() ? new HashMap<>() : null;
+    this.strings = new SharedStrings(builder, dedup.strings());
+    this.attributeTables = new SharedAttributeTables(builder, strings, dedup.attributes());
     this.attributeVectors = dedup.vectors() ? new AttributeVectorIndex(tracked::current) : null;
   }
 
@@ -141,9 +112,9 @@ public final class FlatBufferOrgsBuilder {
     try {
       // Postorder: children (strings, vectors) are complete before their parent's startTable.
       int attributes = attributeVector(org.attributes());
-      int name = string(org.name(), "name");
-      int category = string(org.category(), "category");
-      int country = string(org.country(), "country");
+      int name = strings.offset(org.name(), "name");
+      int category = strings.offset(org.category(), "category");
+      int country = strings.offset(org.country(), "country");
       int offset =
           Organization.createOrganization(
               builder, name, category, organizationType(org), country, attributes);
@@ -208,8 +179,8 @@ public final class FlatBufferOrgsBuilder {
   /** What was shared so far. Allowed at any time, also after {@link #finish()}. */
   public DedupStats stats() {
     return new DedupStats(
-        new DedupStats.Counter(stringsTotal, stringsUnique),
-        new DedupStats.Counter(attributesTotal, attributesUnique),
+        strings.counter(),
+        attributeTables.counter(),
         new DedupStats.Counter(vectorsTotal, vectorsUnique));
   }
 
@@ -219,7 +190,7 @@ public final class FlatBufferOrgsBuilder {
       tableOffsets = new int[Math.max(count, 2 * tableOffsets.length)];
     }
     for (int i = 0; i < count; i++) {
-      tableOffsets[i] = attributeTable(attrs.get(i));
+      tableOffsets[i] = attributeTables.offset(attrs.get(i));
     }
     vectorsTotal++;
     if (attributeVectors == null) {
@@ -248,111 +219,6 @@ public final class FlatBufferOrgsBuilder {
       builder.putInt(builder.offset() + Integer.BYTES - tableOffsets[i]);
     }
     return builder.endVector();
-  }
-
-  private int attributeTable(Attr attr) {
-    attributesTotal++;
-    if (attributeTables == null) {
-      return writeAttribute(string(attr.id(), "attribute id"), attr);
-    }
-    if (!attributeSharing.active()) {
-      attributeSharing.skipped();
-      return writeAttribute(string(attr.id(), "attribute id"), attr);
-    }
-    // The hot path: the same instance as a recent attribute (the decoder shares them) costs a
-    // field hash; else a hit costs one lookup of the id and one of primitives. Neither writes.
-    int recentHash = RecentOffsets.hash(attr);
-    int recent = recentTables.get(attr, recentHash);
-    if (recent != 0) {
-      attributeSharing.found(true);
-      return recent;
-    }
-    Integer knownId = attributeIdKeys.get(attr.id());
-    if (knownId != null) {
-      int shared = attributeTables.get(scalars(knownId, attr), percentBits(attr));
-      if (shared != 0) {
-        attributeSharing.found(true);
-        recentTables.put(attr, recentHash, shared);
-        return shared;
-      }
-    }
-    attributeSharing.found(false);
-    int idOffset;
-    int idKey;
-    if (stringOffsets != null) {
-      if (knownId != null) {
-        stringsTotal++; // the table is new, its id string is shared
-        idOffset = knownId;
-      } else {
-        idOffset = string(attr.id(), "attribute id");
-        attributeIdKeys.put(attr.id(), idOffset);
-      }
-      idKey = idOffset;
-    } else {
-      idOffset = string(attr.id(), "attribute id");
-      idKey = knownId != null ? knownId : newIdKey(attr.id());
-    }
-    int offset = writeAttribute(idOffset, attr);
-    attributeTables.put(scalars(idKey, attr), percentBits(attr), offset);
-    recentTables.put(attr, recentHash, offset);
-    return offset;
-  }
-
-  /** Without string de-dup, numbers the distinct ids 1, 2, ... to key attribute tables on. */
-  private int newIdKey(String id) {
-    int key = attributeIdKeys.size() + 1;
-    attributeIdKeys.put(id, key);
-    return key;
-  }
-
-  private static long scalars(int idKey, Attr attr) {
-    return AttributeTableIndex.scalars(
-        idKey, attr.quantity(), attr.amount(), attr.size(), attr.active());
-  }
-
-  /** By raw bits: 0.0 and -0.0 differ, and so do NaNs with different payloads. */
-  private static long percentBits(Attr attr) {
-    // raw bits: NaNs with different payloads are different values and must not share a table
-    return Double.doubleToRawLongBits(attr.percent());
-  }
-
-  private int writeAttribute(int idOffset, Attr attr) {
-    attributesUnique++;
-    return attributeWriter.write(
-        idOffset, attr.quantity(), attr.amount(), attr.size(), attr.percent(), attr.active());
-  }
-
-  private int string(String value, String field) {
-    stringsTotal++;
-    if (stringOffsets == null) {
-      stringsUnique++;
-      return createString(value, field);
-    }
-    int hash = value.hashCode(); // cached in the String
-    int recent = recentStrings.get(value, hash);
-    if (recent != 0) {
-      return recent;
-    }
-    Integer shared = stringOffsets.get(value);
-    if (shared != null) {
-      recentStrings.put(value, hash, shared);
-      return shared;
-    }
-    int offset = createString(value, field);
-    stringsUnique++;
-    stringOffsets.put(value, offset);
-    recentStrings.put(value, hash, offset);
-    return offset;
-  }
-
-  private int createString(String value, String field) {
-    try {
-      return builder.createString(value);
-    } catch (IllegalArgumentException e) {
-      // Utf8Safe measures the string before it writes anything, so the buffer is still consistent.
-      throw new FlatdumpException(
-          "cannot encode " + field + " '" + value + "' as UTF-8: " + e.getMessage(), e);
-    }
   }
 
   private static byte organizationType(Org org) {
