@@ -34,6 +34,8 @@ class LauncherIT {
 
   @TempDir Path home;
 
+  private final Map<Process, Path> logs = new HashMap<>();
+
   private record Launch(int exit, String out) {
 
     /** The JVM's class path, from -XshowSettings:properties. */
@@ -136,18 +138,26 @@ class LauncherIT {
   }
 
   private Process start(Map<String, String> env) throws IOException {
+    Path log = Files.createTempFile(home, "launch", ".log");
     ProcessBuilder pb =
         new ProcessBuilder(home.resolve("bin").resolve("flatdump").toString(), "--version")
-            .redirectErrorStream(true);
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
     Map<String, String> e = new HashMap<>(env);
     e.put("FLATDUMP_JAVA_OPTS", "-XshowSettings:properties");
     pb.environment().putAll(e);
-    return pb.start();
+    Process p = pb.start();
+    logs.put(p, log);
+    return p;
   }
 
-  private static Launch await(Process p) throws Exception {
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("launcher ended: %s", out).isTrue();
+  private Launch await(Process p) throws Exception {
+    boolean ended = p.waitFor(120, TimeUnit.SECONDS);
+    if (!ended) {
+      p.destroyForcibly();
+    }
+    String out = Files.readString(logs.get(p), StandardCharsets.UTF_8);
+    assertThat(ended).as("launcher ended within 120 s: %s", out).isTrue();
     return new Launch(p.exitValue(), out);
   }
 
