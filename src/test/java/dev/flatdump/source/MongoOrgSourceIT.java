@@ -33,10 +33,6 @@ class MongoOrgSourceIT {
         .append("attributes", new BsonArray());
   }
 
-  /**
-   * Mixed _id types: the index orders them number < string < ObjectId; $gt would only compare
-   * within a type.
-   */
   /** Inserts orgs with _id 0..count-1 and names prefix0, prefix1, ...; returns them. */
   private static List<BsonDocument> insertOrgs(MongoDatabase db, int count, String prefix) {
     List<BsonDocument> docs = new ArrayList<>();
@@ -47,6 +43,10 @@ class MongoOrgSourceIT {
     return docs;
   }
 
+  /**
+   * Mixed _id types: the index orders them number < string < ObjectId; $gt would only compare
+   * within a type.
+   */
   private static List<BsonDocument> mixedIds() {
     List<BsonDocument> docs = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
