@@ -5,9 +5,9 @@ import java.io.OutputStream;
 import java.util.Locale;
 
 /**
- * A stream compression that flatdump can write artifacts with. Implementations are stateless and
- * thread-safe; each {@link #wrap} returns a new stream that the caller closes, which also closes
- * the wrapped stream.
+ * A stream compression that flatdump can write artifacts with: an algorithm, its level and how many
+ * threads may compress at once. Implementations are immutable values; each {@link #wrap} returns a
+ * new stream that the caller closes, which also closes the wrapped stream.
  */
 public sealed interface Compression permits GzipCompression, ZstdCompression {
 
@@ -20,14 +20,37 @@ public sealed interface Compression permits GzipCompression, ZstdCompression {
   /** The level in use. */
   int level();
 
-  /** Returns a stream that compresses into {@code out}; closing it finishes the frame. */
+  /** How many threads may compress at once; the bytes written do not depend on it. */
+  int threads();
+
+  /** The same compression with {@code threads} threads, at least 1. */
+  Compression withThreads(int threads);
+
+  /**
+   * Returns a stream that compresses into {@code out} with up to {@link #threads()} threads working
+   * at once; closing it finishes the frame, stops them and closes {@code out}.
+   */
   OutputStream wrap(OutputStream out) throws IOException;
+
+  /** The processors this JVM may use (a container's CPU limit included): the default threads. */
+  static int defaultThreads() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+
+  /** Checks a thread count, naming it if it is below 1. */
+  static int requireThreads(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("compression threads must be >= 1, got " + threads);
+    }
+    return threads;
+  }
 
   /**
    * Creates a compression by name.
    *
    * @param name {@code gzip} or {@code zstd}, case-insensitive
    * @param level the level, or {@code null} for the algorithm's default (gzip 6, zstd 9)
+   * @return the compression with {@link #defaultThreads()} threads
    * @throws IllegalArgumentException for an unknown name or a level out of the algorithm's range
    */
   static Compression create(String name, Integer level) {

@@ -3,18 +3,30 @@ package dev.flatdump.artifact;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.zip.Deflater;
-import java.util.zip.GZIPOutputStream;
 
-/** gzip (RFC 1952) through the JDK's deflater, levels 1..9. */
-public record GzipCompression(int level) implements Compression {
+/**
+ * gzip (RFC 1952) through the JDK's deflater, levels 1..9, deflated in blocks on several threads
+ * ({@link ParallelGzipOutputStream}): one gzip member, as {@code gzip -d} expects.
+ */
+public record GzipCompression(int level, int threads) implements Compression {
 
   static final int DEFAULT_LEVEL = 6;
-  private static final int BUFFER = 1 << 16;
 
   public GzipCompression {
     if (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION) {
       throw new IllegalArgumentException("gzip level must be 1..9, got " + level);
     }
+    Compression.requireThreads(threads);
+  }
+
+  /** At {@code level}, on {@link Compression#defaultThreads()} threads. */
+  public GzipCompression(int level) {
+    this(level, Compression.defaultThreads());
+  }
+
+  @Override
+  public GzipCompression withThreads(int threads) {
+    return new GzipCompression(level, threads);
   }
 
   @Override
@@ -29,11 +41,6 @@ public record GzipCompression(int level) implements Compression {
 
   @Override
   public OutputStream wrap(OutputStream out) throws IOException {
-    int lvl = level;
-    return new GZIPOutputStream(out, BUFFER) {
-      {
-        def.setLevel(lvl);
-      }
-    };
+    return new ParallelGzipOutputStream(out, level, threads);
   }
 }

@@ -5,16 +5,35 @@ import com.github.luben.zstd.ZstdOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 
-/** Zstandard through zstd-jni, levels 1..22; frames carry a content checksum. */
-public record ZstdCompression(int level) implements Compression {
+/**
+ * Zstandard through zstd-jni, levels 1..22, in zstd's multi-threaded mode; frames carry a content
+ * checksum.
+ */
+public record ZstdCompression(int level, int threads) implements Compression {
 
   static final int DEFAULT_LEVEL = 9;
+
+  // zstd's own job size at level 9 is 16 MiB, and a stream then takes 100-140 MiB of native memory
+  // (one or two workers); with 4 MiB jobs it takes 35-52 MiB, and the files are as small
+  // (28,331,082 against 28,331,262 bytes for 100K realistic orgs).
+  private static final int JOB_SIZE = 4 << 20;
 
   public ZstdCompression {
     if (level < 1 || level > Zstd.maxCompressionLevel()) {
       throw new IllegalArgumentException(
           "zstd level must be 1.." + Zstd.maxCompressionLevel() + ", got " + level);
     }
+    Compression.requireThreads(threads);
+  }
+
+  /** At {@code level}, on {@link Compression#defaultThreads()} threads. */
+  public ZstdCompression(int level) {
+    this(level, Compression.defaultThreads());
+  }
+
+  @Override
+  public ZstdCompression withThreads(int threads) {
+    return new ZstdCompression(level, threads);
   }
 
   @Override
@@ -31,6 +50,10 @@ public record ZstdCompression(int level) implements Compression {
   public OutputStream wrap(OutputStream out) throws IOException {
     ZstdOutputStream zos = new ZstdOutputStream(out, level);
     zos.setChecksum(true);
+    // zstd's multi-threaded mode writes the same bytes with one worker or many (but not the same
+    // as with none), so always at least one: the output does not depend on the machine.
+    zos.setWorkers(threads);
+    zos.setJobSize(JOB_SIZE);
     return zos;
   }
 }

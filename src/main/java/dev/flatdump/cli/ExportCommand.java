@@ -1,6 +1,7 @@
 package dev.flatdump.cli;
 
 import com.mongodb.client.MongoClient;
+import dev.flatdump.artifact.Compression;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.job.ExportOptions;
@@ -81,6 +82,14 @@ public final class ExportCommand implements Callable<Integer> {
       paramLabel = "1-22",
       description = "zstd level (default: ${DEFAULT-VALUE}).")
   private int zstdLevel;
+
+  @Option(
+      names = "--compress-threads",
+      paramLabel = "N",
+      description =
+          "Threads that compress at once; the files are the same whatever N (default: the"
+              + " processors this JVM may use, a container's CPU limit included).")
+  private Integer compressThreads;
 
   @Option(
       names = "--dedup",
@@ -215,6 +224,9 @@ public final class ExportCommand implements Callable<Integer> {
     if (restart && newRun) {
       throw new IllegalArgumentException("--restart and --new-run exclude each other");
     }
+    if (compressThreads != null && compressThreads < 1) {
+      throw new IllegalArgumentException("--compress-threads must be >= 1, got " + compressThreads);
+    }
     if (progressSeconds < 1) {
       throw new IllegalArgumentException("--progress-seconds must be >= 1, got " + progressSeconds);
     }
@@ -235,7 +247,12 @@ public final class ExportCommand implements Callable<Integer> {
     ExportLauncher.Result result;
     try (MongoClient client = mongo.connect()) {
       var runtime =
-          new JobRuntime(client, repo, progress, Duration.ofSeconds(live ? 1 : progressSeconds));
+          new JobRuntime(
+              client,
+              repo,
+              progress,
+              Duration.ofSeconds(live ? 1 : progressSeconds),
+              compressThreads == null ? Compression.defaultThreads() : compressThreads);
       result =
           ExportLauncher.run(
               options,

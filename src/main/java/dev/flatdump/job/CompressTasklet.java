@@ -15,10 +15,16 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
  * {@code compressStep}: checksums every shard and writes its compressed copies ({@code .gz}, {@code
- * .zst}) next to it in the staging directory. Each output is written atomically, so a rerun after a
- * crash simply writes them again.
+ * .zst}) next to it in the staging directory, each on the runtime's compression threads. Each
+ * output is written atomically, so a rerun after a crash simply writes them again.
  */
 final class CompressTasklet implements Tasklet {
+
+  private final JobRuntime runtime;
+
+  CompressTasklet(JobRuntime runtime) {
+    this.runtime = runtime;
+  }
 
   @Override
   public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
@@ -27,7 +33,7 @@ final class CompressTasklet implements Tasklet {
     var jobCtx =
         chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
     List<ShardFile> shards = JobState.shards(jobCtx.getString(JobState.SHARDS));
-    List<Compression> compressions = compressions(options);
+    List<Compression> compressions = compressions(options, runtime.compressThreads());
     Path staging = options.staging();
     List<ArtifactFile> files = new ArrayList<>();
     for (ShardFile s : shards) {
@@ -50,11 +56,12 @@ final class CompressTasklet implements Tasklet {
     return RepeatStatus.FINISHED;
   }
 
-  static List<Compression> compressions(ExportOptions options) {
+  static List<Compression> compressions(ExportOptions options, int threads) {
     return options.compress().stream()
         .map(
             n ->
-                Compression.create(n, n.equals("gzip") ? options.gzipLevel() : options.zstdLevel()))
+                Compression.create(n, n.equals("gzip") ? options.gzipLevel() : options.zstdLevel())
+                    .withThreads(threads))
         .toList();
   }
 }

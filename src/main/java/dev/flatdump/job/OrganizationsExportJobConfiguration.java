@@ -58,9 +58,12 @@ class OrganizationsExportJobConfiguration {
 
   @Bean
   Step compressStep(
-      JobRepository jobRepository, PlatformTransactionManager tm, LastExecution lastExecution) {
+      JobRepository jobRepository,
+      PlatformTransactionManager tm,
+      JobRuntime runtime,
+      LastExecution lastExecution) {
     return new StepBuilder("compressStep", jobRepository)
-        .tasklet(new CompressTasklet(), tm)
+        .tasklet(new CompressTasklet(runtime), tm)
         .listener(lastExecution)
         .build();
   }

@@ -66,7 +66,8 @@ final class ReportTasklet implements Tasklet {
         runtime.mongo().getDatabase(options.database()).getCollection(options.collection());
     CollectionStats mongo = CollectionStats.read(runtime.mongo(), collection);
     runtime.progress().accept("reportStep: measuring baselines " + options.compare());
-    List<BaselineSize> baselines = measureBaselines(options, shards, staging);
+    List<BaselineSize> baselines =
+        measureBaselines(options, shards, staging, runtime.compressThreads());
 
     Instant started = instant(job.getStartTime());
     Instant now = Instant.now();
@@ -126,7 +127,7 @@ final class ReportTasklet implements Tasklet {
   }
 
   private static List<BaselineSize> measureBaselines(
-      ExportOptions options, List<ShardFile> shards, Path staging) {
+      ExportOptions options, List<ShardFile> shards, Path staging, int threads) {
     if (options.compare().isEmpty()) {
       return List.of();
     }
@@ -134,8 +135,8 @@ final class ReportTasklet implements Tasklet {
     try (BaselineSizer sizer =
         new BaselineSizer(
             which,
-            Compression.create("gzip", options.gzipLevel()),
-            Compression.create("zstd", options.zstdLevel()))) {
+            Compression.create("gzip", options.gzipLevel()).withThreads(threads),
+            Compression.create("zstd", options.zstdLevel()).withThreads(threads))) {
       for (ShardFile s : shards) {
         for (Org org : OrgArtifact.open(staging.resolve(s.fileName()))) {
           sizer.add(org);

@@ -139,6 +139,77 @@ abstract class CompressionContract {
   }
 
   @Nested
+  class Threads {
+
+    /** Several MiB (more than one gzip block, more than one zstd job): text, noise, zeros. */
+    byte[] large() {
+      byte[] one = sample();
+      byte[] data = new byte[5 * (1 << 20) + 17];
+      for (int i = 0; i < data.length; i += one.length) {
+        System.arraycopy(one, 0, data, i, Math.min(one.length, data.length - i));
+      }
+      byte[] noise = new byte[300_000];
+      new Random(7).nextBytes(noise);
+      System.arraycopy(noise, 0, data, 1_000_000, noise.length);
+      java.util.Arrays.fill(data, 3_000_000, 3_500_000, (byte) 0);
+      return data;
+    }
+
+    byte[] compress(Compression compression, byte[] data, int threads, int chunk)
+        throws IOException {
+      var out = new ByteArrayOutputStream();
+      try (OutputStream z = compression.withThreads(threads).wrap(out)) {
+        for (int i = 0; i < data.length; i += chunk) {
+          z.write(data, i, Math.min(chunk, data.length - i));
+        }
+      }
+      return out.toByteArray();
+    }
+
+    @Test
+    void writesTheSameBytesWhateverTheNumberOfThreads() throws IOException {
+      byte[] data = large();
+      Compression compression = withLevel(defaultLevel());
+
+      byte[] one = compress(compression, data, 1, 65_536);
+      byte[] two = compress(compression, data, 2, 7_919);
+      byte[] four = compress(compression, data, 4, 1 << 20);
+
+      assertThat(decompress(one)).isEqualTo(data);
+      assertThat(two).isEqualTo(one);
+      assertThat(four).isEqualTo(one);
+    }
+
+    @Test
+    void theDefaultIsTheProcessorCountAndWritesTheSameBytes() throws IOException {
+      byte[] data = large();
+      Compression compression = withLevel(minLevel());
+
+      assertThat(compression.threads()).isEqualTo(Runtime.getRuntime().availableProcessors());
+      assertThat(Compression.create(name(), minLevel()).threads()).isEqualTo(compression.threads());
+      assertThat(CompressionContract.this.compress(compression, data))
+          .isEqualTo(compress(compression, data, 1, 65_536));
+    }
+
+    @Test
+    void withThreadsKeepsTheAlgorithmAndLevel() {
+      Compression three = withLevel(maxLevel()).withThreads(3);
+
+      assertThat(three.threads()).isEqualTo(3);
+      assertThat(three.level()).isEqualTo(maxLevel());
+      assertThat(three.name()).isEqualTo(name());
+    }
+
+    @Test
+    void rejectsFewerThanOneThreadNamingIt() {
+      assertThatIllegalArgumentException()
+          .isThrownBy(() -> withLevel(defaultLevel()).withThreads(0))
+          .withMessageContaining("threads")
+          .withMessageContaining("got 0");
+    }
+  }
+
+  @Nested
   class Levels {
 
     @Test

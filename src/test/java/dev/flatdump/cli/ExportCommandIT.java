@@ -114,6 +114,33 @@ class ExportCommandIT {
       }
       assertThat(out.resolve(".flatdump/staging")).isEmptyDirectory();
     }
+
+    @Test
+    void compressedCopiesAreTheSameBytesOnOneThreadOrThree(
+        MongoServer server, MongoDatabase db, @TempDir Path tmp) {
+      // Over 2 MiB of FlatBuffers: gzip blocks are 1 MiB, so three threads deflate in parallel.
+      generate(db, "orgs", Profile.REALISTIC, 4, 6_000);
+      Path one = tmp.resolve("one");
+      Path three = tmp.resolve("three");
+
+      assertThat(export(server, db, "orgs", one, "--compress-threads", "1").exitCode()).isZero();
+      assertThat(export(server, db, "orgs", three, "--compress-threads", "3").exitCode()).isZero();
+
+      var files = Manifest.read(one.resolve("manifest.json")).files();
+      assertThat(files)
+          .filteredOn(f -> f.format().equals("flatbuffers"))
+          .singleElement()
+          .satisfies(f -> assertThat(f.bytes()).isGreaterThan(2L << 20));
+      assertThat(files)
+          .filteredOn(f -> f.format().equals("gzip") || f.format().equals("zstd"))
+          .hasSize(2);
+      for (var f : files) {
+        if (f.format().equals("gzip") || f.format().equals("zstd")) {
+          assertThat(Checksums.sha256(three.resolve(f.name()))).as(f.name()).isEqualTo(f.sha256());
+        }
+      }
+      assertThat(verify(server, db, "orgs", three).exitCode()).isZero();
+    }
   }
 
   @Nested
@@ -246,6 +273,22 @@ class ExportCommandIT {
               "3GiB");
       assertThat(badSize.exitCode()).isEqualTo(2);
       assertThat(badSize.err()).contains("shard size");
+
+      CliRun noThreads =
+          CliRun.of(
+              "export",
+              "--uri",
+              server.uri(),
+              "--db",
+              "d",
+              "--collection",
+              "c",
+              "--out",
+              out.toString(),
+              "--compress-threads",
+              "0");
+      assertThat(noThreads.exitCode()).isEqualTo(2);
+      assertThat(noThreads.err()).contains("--compress-threads must be >= 1, got 0");
     }
 
     @Test
