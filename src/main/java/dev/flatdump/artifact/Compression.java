@@ -11,6 +11,9 @@ import java.util.Locale;
  */
 public sealed interface Compression permits GzipCompression, ZstdCompression {
 
+  /** The most threads {@link #defaultThreads()} gives. */
+  int MAX_DEFAULT_THREADS = 4;
+
   /** The algorithm's name as users type it: {@code gzip} or {@code zstd}. */
   String name();
 
@@ -32,9 +35,14 @@ public sealed interface Compression permits GzipCompression, ZstdCompression {
    */
   OutputStream wrap(OutputStream out) throws IOException;
 
-  /** The processors this JVM may use (a container's CPU limit included): the default threads. */
+  /**
+   * The default threads: the processors this JVM may use (a container's CPU limit included), at
+   * most {@value #MAX_DEFAULT_THREADS}. Each thread costs memory (a zstd worker ~17 MiB of native
+   * memory, a gzip thread ~2 MiB of blocks in flight), and a container without a CPU limit sees
+   * every core of its node.
+   */
   static int defaultThreads() {
-    return Runtime.getRuntime().availableProcessors();
+    return Math.min(Runtime.getRuntime().availableProcessors(), MAX_DEFAULT_THREADS);
   }
 
   /** Checks a thread count, naming it if it is below 1. */

@@ -22,10 +22,10 @@ import java.util.zip.Deflater;
  * member, which any gzip reader takes.
  *
  * <p>The bytes written depend on the input and the level only, never on the number of threads: one
- * thread and eight write the same file. At most two blocks per thread are in flight, so memory
- * stays at a few MiB whatever the input's size. The caller's thread computes the CRC and writes the
- * pieces; with one thread it also deflates them, and a stream shorter than one block never starts a
- * thread.
+ * thread and eight write the same file. At most {@code threads + 2} blocks wait or are being
+ * deflated, about 2 MiB each with their output, so memory does not depend on the input's size. The
+ * caller's thread computes the CRC and writes the pieces; with one thread it also deflates them,
+ * and a stream shorter than one block never starts a thread.
  *
  * <p>{@link #flush()} flushes the wrapped stream only: cutting a block early would change the
  * output. Not thread-safe: one writer. {@link #close()} finishes the member, stops the threads and
@@ -143,7 +143,7 @@ final class ParallelGzipOutputStream extends OutputStream {
       pool = Executors.newFixedThreadPool(threads, ParallelGzipOutputStream::daemon);
     }
     inFlight.add(pool.submit(() -> deflate(input, length, dictionary, level, last)));
-    while (inFlight.size() > 2 * threads) {
+    while (inFlight.size() > threads + 2) {
       writeOldest();
     }
   }

@@ -88,7 +88,7 @@ public final class ExportCommand implements Callable<Integer> {
       paramLabel = "N",
       description =
           "Threads that compress at once; the files are the same whatever N (default: the"
-              + " processors this JVM may use, a container's CPU limit included).")
+              + " processors this JVM may use, a container's CPU limit included, at most 4).")
   private Integer compressThreads;
 
   @Option(
