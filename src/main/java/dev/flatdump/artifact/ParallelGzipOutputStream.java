@@ -22,10 +22,11 @@ import java.util.zip.Deflater;
  * member, which any gzip reader takes.
  *
  * <p>The bytes written depend on the input and the level only, never on the number of threads: one
- * thread and eight write the same file. At most {@code threads + 2} blocks wait or are being
- * deflated, about 2 MiB each with their output, so memory does not depend on the input's size. The
- * caller's thread computes the CRC and writes the pieces; with one thread it also deflates them,
- * and a stream shorter than one block never starts a thread.
+ * thread and eight write the same file. At most {@code threads + 3} blocks wait or are being
+ * deflated, and blocks (1 MiB in, up to about as much out) are reused rather than made anew: at
+ * most {@code threads + 5} of them per stream, whatever the input's size. The caller's thread
+ * computes the CRC and writes the pieces; with one thread it also deflates them, and a stream
+ * shorter than one block never starts a thread.
  *
  * <p>{@link #flush()} flushes the wrapped stream only: cutting a block early would change the
  * output. Not thread-safe: one writer. {@link #close()} finishes the member, stops the threads and
@@ -43,19 +44,29 @@ final class ParallelGzipOutputStream extends OutputStream {
     0x1f, (byte) 0x8b, Deflater.DEFLATED, 0, 0, 0, 0, 0, 0, (byte) 0xff
   };
 
-  /** A deflated block. */
-  private record Piece(byte[] bytes, int length) {}
+  /**
+   * One block: its input and, once deflated, its output. Reused: a block is free again once it and
+   * the block after it (which reads its tail as the dictionary) are deflated and written.
+   */
+  static final class Block {
+    final byte[] input = new byte[BLOCK];
+    int length;
+    byte[] output = new byte[BLOCK / 2];
+    int outputLength;
+  }
 
   private final OutputStream out;
   private final int level;
   private final int threads;
-  private final ArrayDeque<Future<Piece>> inFlight = new ArrayDeque<>();
+  private final ArrayDeque<Future<Block>> inFlight = new ArrayDeque<>();
+  private final ArrayDeque<Block> free = new ArrayDeque<>();
   private final CRC32 crc = new CRC32();
   private ExecutorService pool;
   private long size;
-  private byte[] block = new byte[BLOCK];
-  private int filled;
-  private byte[] previous;
+  private int blocks = 1;
+  private Block current = new Block();
+  private Block previous;
+  private Block written;
   private boolean closed;
 
   /**
@@ -91,12 +102,12 @@ final class ParallelGzipOutputStream extends OutputStream {
     crc.update(b, off, len);
     size += len;
     while (len > 0) {
-      int n = Math.min(len, BLOCK - filled);
-      System.arraycopy(b, off, block, filled, n);
-      filled += n;
+      int n = Math.min(len, BLOCK - current.length);
+      System.arraycopy(b, off, current.input, current.length, n);
+      current.length += n;
       off += n;
       len -= n;
-      if (filled == BLOCK) {
+      if (current.length == BLOCK) {
         submit(false);
       }
     }
@@ -116,7 +127,7 @@ final class ParallelGzipOutputStream extends OutputStream {
     try (out) {
       submit(true);
       while (!inFlight.isEmpty()) {
-        writeOldest();
+        writeDeflated(await(inFlight.remove()));
       }
       writeTrailer();
     } finally {
@@ -128,30 +139,54 @@ final class ParallelGzipOutputStream extends OutputStream {
 
   /** Hands the filled block over to be deflated, and writes what is done if too much waits. */
   private void submit(boolean last) throws IOException {
-    byte[] input = block;
-    int length = filled;
-    byte[] dictionary = previous;
-    previous = input;
-    block = last ? null : new byte[BLOCK];
-    filled = 0;
+    Block block = current;
+    Block dictionary = previous;
+    previous = block;
+    current = last ? null : free.isEmpty() ? newBlock() : free.pop();
+    if (current != null) {
+      current.length = 0;
+    }
     if (threads == 1) {
-      Piece piece = deflate(input, length, dictionary, level, last);
-      out.write(piece.bytes(), 0, piece.length());
+      deflate(block, dictionary, level, last);
+      writeDeflated(block);
       return;
     }
     if (pool == null) {
       pool = Executors.newFixedThreadPool(threads, ParallelGzipOutputStream::daemon);
     }
-    inFlight.add(pool.submit(() -> deflate(input, length, dictionary, level, last)));
+    inFlight.add(
+        pool.submit(
+            () -> {
+              deflate(block, dictionary, level, last);
+              return block;
+            }));
     while (inFlight.size() > threads + 2) {
-      writeOldest();
+      writeDeflated(await(inFlight.remove()));
     }
   }
 
-  private void writeOldest() throws IOException {
-    Piece piece;
+  /** Writes a deflated block, the next in order; the one before it is free from now on. */
+  private void writeDeflated(Block block) throws IOException {
+    out.write(block.output, 0, block.outputLength);
+    if (written != null) {
+      free.push(written);
+    }
+    written = block;
+  }
+
+  private Block newBlock() {
+    blocks++;
+    return new Block();
+  }
+
+  /** Blocks made so far: they are reused, so there are at most {@code threads + 5}. */
+  int blocksAllocated() {
+    return blocks;
+  }
+
+  private static Block await(Future<Block> deflated) throws IOException {
     try {
-      piece = inFlight.remove().get();
+      return deflated.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while compressing gzip");
@@ -165,7 +200,6 @@ final class ParallelGzipOutputStream extends OutputStream {
       }
       throw new IOException("gzip block failed: " + cause, cause);
     }
-    out.write(piece.bytes(), 0, piece.length());
   }
 
   private void writeTrailer() throws IOException {
@@ -179,25 +213,25 @@ final class ParallelGzipOutputStream extends OutputStream {
   }
 
   /**
-   * Deflates one block as a raw deflate stream that continues the blocks before it.
+   * Deflates one block into its output as a raw deflate stream that continues the blocks before.
    *
-   * @param dictionary the whole block before this one (its last 32 KiB are used), or null for the
-   *     first block
+   * @param dictionary the block before this one (the last 32 KiB of its input are used), or null
+   *     for the first block
    * @param last whether this block ends the stream (deflate's final block) or ends on a byte
    *     boundary for the next one (a sync flush)
    */
-  static Piece deflate(byte[] input, int length, byte[] dictionary, int level, boolean last) {
+  static void deflate(Block block, Block dictionary, int level, boolean last) {
     Deflater deflater = new Deflater(level, true);
     try {
       if (dictionary != null) {
-        deflater.setDictionary(dictionary, dictionary.length - WINDOW, WINDOW);
+        deflater.setDictionary(dictionary.input, BLOCK - WINDOW, WINDOW);
       }
-      deflater.setInput(input, 0, length);
+      deflater.setInput(block.input, 0, block.length);
       if (last) {
         deflater.finish();
       }
       int flush = last ? Deflater.NO_FLUSH : Deflater.SYNC_FLUSH;
-      byte[] buf = new byte[Math.max(1024, length / 2)];
+      byte[] buf = block.output;
       int n = 0;
       while (true) {
         if (n == buf.length) {
@@ -208,9 +242,11 @@ final class ParallelGzipOutputStream extends OutputStream {
         n += written;
         // A sync flush is complete once it leaves room unused; the final block once finished.
         if (last ? deflater.finished() : written < room) {
-          return new Piece(buf, n);
+          break;
         }
       }
+      block.output = buf;
+      block.outputLength = n;
     } finally {
       deflater.end();
     }

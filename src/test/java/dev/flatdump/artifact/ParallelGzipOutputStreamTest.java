@@ -107,6 +107,38 @@ class ParallelGzipOutputStreamTest {
   }
 
   @Test
+  void reusesItsBlocksOnlyOnceNoDeflateStillReadsThem() throws IOException {
+    // Each block opens with the last 30 KiB of the block before (deflate reaches back 32 KiB less
+    // 262 bytes) and goes on with noise: every block's deflate reads the block before as its
+    // dictionary, so one overwritten too early would decompress wrong, or cost 30 KiB more.
+    int blocks = 24;
+    int repeat = 30 * 1024;
+    byte[] data = new byte[blocks * BLOCK];
+    var random = new Random(17);
+    for (int b = 0; b < blocks; b++) {
+      int from = b * BLOCK;
+      int start = from;
+      if (b > 0) {
+        System.arraycopy(data, from - repeat, data, from, repeat);
+        start += repeat;
+      }
+      byte[] noise = new byte[from + BLOCK - start];
+      random.nextBytes(noise);
+      System.arraycopy(noise, 0, data, start, noise.length);
+    }
+    var out = new ByteArrayOutputStream();
+    var z = new ParallelGzipOutputStream(out, 6, 2);
+    for (int i = 0; i < data.length; i += 100_000) {
+      z.write(data, i, Math.min(100_000, data.length - i));
+    }
+    z.close();
+
+    assertThat(gunzip(out.toByteArray())).isEqualTo(data);
+    assertThat(out.size()).isLessThan(blocks * (BLOCK - repeat) + repeat + blocks * 1024);
+    assertThat(z.blocksAllocated()).isBetween(2, 2 + 5);
+  }
+
+  @Test
   void comesWithinATenthOfAPercentOfOneDeflateStream() throws IOException {
     byte[] data = records(4 * BLOCK);
     var jdk = new ByteArrayOutputStream();
