@@ -242,53 +242,33 @@ class ExportCommandIT {
           .contains("missing --db, --collection, --out")
           .contains("FLATDUMP_DB");
 
-      CliRun badDedup =
-          CliRun.of(
-              "export",
-              "--uri",
-              server.uri(),
-              "--db",
-              "d",
-              "--collection",
-              "c",
-              "--out",
-              out.toString(),
-              "--dedup",
-              "strings,tables");
+      CliRun badDedup = exportWithOption(server, out, "--dedup", "strings,tables");
       assertThat(badDedup.exitCode()).isEqualTo(2);
       assertThat(badDedup.err()).contains("tables");
 
-      CliRun badSize =
-          CliRun.of(
-              "export",
-              "--uri",
-              server.uri(),
-              "--db",
-              "d",
-              "--collection",
-              "c",
-              "--out",
-              out.toString(),
-              "--shard-size",
-              "3GiB");
+      CliRun badSize = exportWithOption(server, out, "--shard-size", "3GiB");
       assertThat(badSize.exitCode()).isEqualTo(2);
       assertThat(badSize.err()).contains("shard size");
 
-      CliRun noThreads =
-          CliRun.of(
-              "export",
-              "--uri",
-              server.uri(),
-              "--db",
-              "d",
-              "--collection",
-              "c",
-              "--out",
-              out.toString(),
-              "--compress-threads",
-              "0");
+      CliRun noThreads = exportWithOption(server, out, "--compress-threads", "0");
       assertThat(noThreads.exitCode()).isEqualTo(2);
       assertThat(noThreads.err()).contains("--compress-threads must be >= 1, got 0");
+    }
+
+    /** An export of {@code d.c} with one option added, for usage errors found before reading. */
+    CliRun exportWithOption(MongoServer server, Path out, String option, String value) {
+      return CliRun.of(
+          "export",
+          "--uri",
+          server.uri(),
+          "--db",
+          "d",
+          "--collection",
+          "c",
+          "--out",
+          out.toString(),
+          option,
+          value);
     }
 
     @Test
