@@ -90,7 +90,15 @@ final class ParallelGzipOutputStream extends OutputStream {
 
   @Override
   public void write(int b) throws IOException {
-    write(new byte[] {(byte) b}, 0, 1);
+    if (closed) {
+      throw new IOException("gzip stream already closed");
+    }
+    crc.update(b);
+    size++;
+    current.input[current.length++] = (byte) b;
+    if (current.length == BLOCK) {
+      submit(false);
+    }
   }
 
   @Override

@@ -67,6 +67,19 @@ class ParallelGzipOutputStreamTest {
   }
 
   @Test
+  void byteByByteWritesTheSameBytesAsOneArray() throws IOException {
+    byte[] data = records(BLOCK + 4_000);
+    var out = new ByteArrayOutputStream();
+    try (var z = new ParallelGzipOutputStream(out, 6, 2)) {
+      for (byte b : data) {
+        z.write(b);
+      }
+    }
+
+    assertThat(out.toByteArray()).isEqualTo(gzip(data, 6, 2));
+  }
+
+  @Test
   void isOneGzipMemberWhoseTrailerHoldsTheWholeInputsCrcAndSize()
       throws IOException, DataFormatException {
     byte[] data = records(2 * BLOCK + 12_345);
