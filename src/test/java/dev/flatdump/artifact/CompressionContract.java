@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Random;
 import org.junit.jupiter.api.Nested;
@@ -151,7 +152,7 @@ abstract class CompressionContract {
       byte[] noise = new byte[300_000];
       new Random(7).nextBytes(noise);
       System.arraycopy(noise, 0, data, 1_000_000, noise.length);
-      java.util.Arrays.fill(data, 3_000_000, 3_500_000, (byte) 0);
+      Arrays.fill(data, 3_000_000, 3_500_000, (byte) 0);
       return data;
     }
 
