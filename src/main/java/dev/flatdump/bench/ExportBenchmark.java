@@ -28,8 +28,9 @@ import org.bson.conversions.Bson;
  * decodes every document into a driver {@link Document} (what a naive exporter pays), a scan
  * through flatdump's own reader ({@link MongoOrgSource}: BSON decoded into records, nothing
  * written), and the real export through {@link ExportLauncher} into a fresh directory, without
- * compression. Every scan asks the server the same thing the export does: all documents, whole (no
- * projection), in {@code _id} order along the {@code _id} index, in batches of the same size.
+ * compressed copies unless the settings ask for them. Every scan asks the server the same thing the
+ * export does: all documents, whole (no projection), in {@code _id} order along the {@code _id}
+ * index, in batches of the same size.
  *
  * <p>Each run does every row once, in that order, after one warm-up run of all rows, so that drift
  * in the machine's load hits every row alike. Not thread-safe; run one at a time.
@@ -47,6 +48,8 @@ public final class ExportBenchmark {
    * @param batchSize the cursor batch size of every row, as the export's {@code --batch-size}
    * @param dir where the exports are written, one directory per run (created if missing)
    * @param keepFiles keep the exports; otherwise each is deleted once measured
+   * @param compress the export's compressed copies ({@code gzip}, {@code zstd}), empty for none:
+   *     the scans are the same either way, so with copies the export's ratios include writing them
    */
   public record Settings(
       String source,
@@ -56,8 +59,10 @@ public final class ExportBenchmark {
       int batchSize,
       long shardSize,
       Path dir,
-      boolean keepFiles) {
+      boolean keepFiles,
+      List<String> compress) {
     public Settings {
+      compress = List.copyOf(Objects.requireNonNull(compress, "compress must be set"));
       Objects.requireNonNull(source, "source must be set");
       Objects.requireNonNull(database, "database must be set");
       Objects.requireNonNull(collection, "collection must be set");
@@ -113,7 +118,9 @@ public final class ExportBenchmark {
             "raw cursor scan (RawBsonDocument, sum of byte lengths)",
             "driver Document scan (DocumentCodec)",
             "flatdump reader only (MongoOrgSource: BSON → records)",
-            "flatdump export (ExportLauncher, --compress none)");
+            "flatdump export (ExportLauncher, --compress "
+                + (settings.compress().isEmpty() ? "none" : String.join(",", settings.compress()))
+                + ")");
     List<Row> rows =
         List.of(run -> rawScan(), run -> documentScan(), run -> orgScan(), this::export);
     int runs = settings.runs();

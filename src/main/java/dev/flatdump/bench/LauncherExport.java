@@ -19,8 +19,9 @@ import org.springframework.batch.core.step.StepExecution;
 
 /**
  * One real export for {@link ExportBenchmark}: {@link ExportLauncher#run} (what {@code flatdump
- * export} runs) into an emptied directory, uncompressed, all de-dup on, no baselines, shards of the
- * settings' size, with the default job repository in that directory. Stateless.
+ * export} runs) into an emptied directory, with the settings' compressed copies (gzip 6, zstd 9,
+ * the export's defaults; none by default), all de-dup on, no baselines, shards of the settings'
+ * size, with the default job repository in that directory. Stateless.
  */
 final class LauncherExport {
 
@@ -49,7 +50,7 @@ final class LauncherExport {
             settings.collection(),
             out,
             "{}",
-            List.of(),
+            settings.compress(),
             6,
             9,
             DedupOptions.ALL,

@@ -3,11 +3,13 @@ package dev.flatdump.cli;
 import com.mongodb.client.MongoClient;
 import dev.flatdump.bench.ExportBenchmark;
 import dev.flatdump.bench.ExportReport;
+import dev.flatdump.job.ExportOptions;
 import dev.flatdump.source.ConnectionStrings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,7 +28,8 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Times the export of a collection against scans of it.",
-      "Times the export (uncompressed, all de-dup on) against scans of the same collection: raw"
+      "Times the export (all de-dup on, no compressed copies unless --compress) against scans of"
+          + " the same collection: raw"
           + " BSON (the floor), driver Documents, and flatdump's reader alone; with docs/s, heap"
           + " and peak RSS for each."
     })
@@ -59,16 +62,38 @@ public final class BenchExportCommand implements Callable<Integer> {
   private String shardSize;
 
   @Option(
+      names = "--compress",
+      defaultValue = "none",
+      paramLabel = "LIST",
+      description =
+          "The export's compressed copies, as for export: gzip, zstd, both, or none (default:"
+              + " ${DEFAULT-VALUE}, so that the ratios measure reading and encoding).")
+  private String compress;
+
+  @Option(
       names = "--out",
       paramLabel = "DIR",
       description = "Export into DIR and keep the exports (default: a temporary directory).")
   private Path out;
+
+  /** The {@code --compress} list, checked as the export checks it. */
+  private List<String> compressions() {
+    List<String> names = ExportOptions.parseList(compress);
+    for (String name : names) {
+      if (!ExportOptions.COMPRESSIONS.contains(name)) {
+        throw new IllegalArgumentException(
+            "unknown compress value '" + name + "' (expected gzip, zstd or none)");
+      }
+    }
+    return names;
+  }
 
   @Override
   public Integer call() throws IOException {
     if (mongo.uri == null || mongo.db == null || mongo.collection == null) {
       throw new IllegalArgumentException("--uri, --db and --collection are required");
     }
+    List<String> compressions = compressions();
     PrintWriter err = spec.commandLine().getErr();
     Path dir = out != null ? out : Files.createTempDirectory("flatdump-bench-export");
     err.println(
@@ -85,7 +110,8 @@ public final class BenchExportCommand implements Callable<Integer> {
                   batchSize,
                   ByteSizes.parse(shardSize),
                   dir,
-                  out != null),
+                  out != null,
+                  compressions),
               line -> {
                 err.println("bench export: " + line);
                 err.flush();

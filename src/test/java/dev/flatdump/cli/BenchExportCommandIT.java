@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.mongodb.client.MongoDatabase;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 @ExtendWith(MongoDbExtension.class)
 class BenchExportCommandIT {
@@ -30,6 +32,57 @@ class BenchExportCommandIT {
         .contains("| flatdump reader only (MongoOrgSource: BSON → records) |")
         .contains("| flatdump export (ExportLauncher, --compress none) |")
         .contains("exportStep");
+  }
+
+  @Test
+  void timesTheExportWithItsCompressedCopiesWhenAsked(
+      MongoServer server, MongoDatabase database, @TempDir Path out) {
+    String[] target = {"--uri", server.uri(), "--db", database.getName(), "--collection", "orgs"};
+    CliRun generated =
+        CliRun.of(
+            concat(new String[] {"generate", "--orgs", "300", "--profile", "realistic"}, target));
+    assertThat(generated.exitCode()).as(generated.toString()).isZero();
+
+    CliRun run =
+        CliRun.of(
+            concat(
+                new String[] {
+                  "bench",
+                  "export",
+                  "--runs",
+                  "1",
+                  "--compress",
+                  "gzip,zstd",
+                  "--out",
+                  out.toString()
+                },
+                target));
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).contains("| flatdump export (ExportLauncher, --compress gzip,zstd) |");
+    Path export = out.resolve("export-run-1");
+    assertThat(export.resolve("organizations.fb.gz")).isNotEmptyFile();
+    assertThat(export.resolve("organizations.fb.zst")).isNotEmptyFile();
+  }
+
+  @Test
+  void refusesAnUnknownCompressionBeforeScanning(MongoServer server, MongoDatabase database) {
+    CliRun run =
+        CliRun.of(
+            "bench",
+            "export",
+            "--uri",
+            server.uri(),
+            "--db",
+            database.getName(),
+            "--collection",
+            "orgs",
+            "--compress",
+            "gzip,lz4");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("unknown compress value 'lz4'");
+    assertThat(run.err()).doesNotContain("bench export: ");
   }
 
   private static String[] concat(String[] a, String[] b) {
