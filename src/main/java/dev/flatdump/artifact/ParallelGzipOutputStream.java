@@ -80,19 +80,14 @@ final class ParallelGzipOutputStream extends OutputStream {
     if (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION) {
       throw new IllegalArgumentException("gzip level must be 1..9, got " + level);
     }
-    if (threads < 1) {
-      throw new IllegalArgumentException("threads must be >= 1, got " + threads);
-    }
     this.level = level;
-    this.threads = threads;
+    this.threads = Compression.requireThreads(threads);
     out.write(HEADER);
   }
 
   @Override
   public void write(int b) throws IOException {
-    if (closed) {
-      throw new IOException("gzip stream already closed");
-    }
+    ensureOpen();
     crc.update(b);
     size++;
     current.input[current.length++] = (byte) b;
@@ -104,9 +99,7 @@ final class ParallelGzipOutputStream extends OutputStream {
   @Override
   public void write(byte[] b, int off, int len) throws IOException {
     Objects.checkFromIndexSize(off, len, b.length);
-    if (closed) {
-      throw new IOException("gzip stream already closed");
-    }
+    ensureOpen();
     crc.update(b, off, len);
     size += len;
     while (len > 0) {
@@ -118,6 +111,12 @@ final class ParallelGzipOutputStream extends OutputStream {
       if (current.length == BLOCK) {
         submit(false);
       }
+    }
+  }
+
+  private void ensureOpen() throws IOException {
+    if (closed) {
+      throw new IOException("gzip stream already closed");
     }
   }
 

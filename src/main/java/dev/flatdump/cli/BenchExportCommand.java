@@ -76,24 +76,12 @@ public final class BenchExportCommand implements Callable<Integer> {
       description = "Export into DIR and keep the exports (default: a temporary directory).")
   private Path out;
 
-  /** The {@code --compress} list, checked as the export checks it. */
-  private List<String> compressions() {
-    List<String> names = ExportOptions.parseList(compress);
-    for (String name : names) {
-      if (!ExportOptions.COMPRESSIONS.contains(name)) {
-        throw new IllegalArgumentException(
-            "unknown compress value '" + name + "' (expected gzip, zstd or none)");
-      }
-    }
-    return names;
-  }
-
   @Override
   public Integer call() throws IOException {
     if (mongo.uri == null || mongo.db == null || mongo.collection == null) {
       throw new IllegalArgumentException("--uri, --db and --collection are required");
     }
-    List<String> compressions = compressions();
+    List<String> compressions = ExportOptions.parseCompressions(compress);
     PrintWriter err = spec.commandLine().getErr();
     Path dir = out != null ? out : Files.createTempDirectory("flatdump-bench-export");
     err.println(

@@ -57,11 +57,12 @@ final class CompressTasklet implements Tasklet {
   }
 
   static List<Compression> compressions(ExportOptions options, int threads) {
-    return options.compress().stream()
-        .map(
-            n ->
-                Compression.create(n, n.equals("gzip") ? options.gzipLevel() : options.zstdLevel())
-                    .withThreads(threads))
-        .toList();
+    return options.compress().stream().map(n -> compression(options, n, threads)).toList();
+  }
+
+  /** The compression named {@code name} ({@code gzip} or {@code zstd}) at the options' level. */
+  static Compression compression(ExportOptions options, String name, int threads) {
+    int level = name.equals("gzip") ? options.gzipLevel() : options.zstdLevel();
+    return Compression.create(name, level).withThreads(threads);
   }
 }

@@ -114,6 +114,16 @@ public record ExportOptions(
         .toList();
   }
 
+  /**
+   * Parses and checks a {@code --compress} list as the options do: known names only, in their
+   * canonical order.
+   *
+   * @throws IllegalArgumentException naming an unknown value
+   */
+  public static List<String> parseCompressions(String text) {
+    return normalized(parseList(text), COMPRESSIONS, "compress");
+  }
+
   private static List<String> normalized(List<String> values, List<String> allowed, String name) {
     Objects.requireNonNull(values, name + " must be set");
     for (String v : values) {

@@ -3,7 +3,6 @@ package dev.flatdump.job;
 import com.mongodb.client.MongoCollection;
 import dev.flatdump.Org;
 import dev.flatdump.artifact.ArtifactFile;
-import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OrgArtifact;
 import dev.flatdump.artifact.Publisher;
@@ -135,8 +134,8 @@ final class ReportTasklet implements Tasklet {
     try (BaselineSizer sizer =
         new BaselineSizer(
             which,
-            Compression.create("gzip", options.gzipLevel()).withThreads(threads),
-            Compression.create("zstd", options.zstdLevel()).withThreads(threads))) {
+            CompressTasklet.compression(options, "gzip", threads),
+            CompressTasklet.compression(options, "zstd", threads))) {
       for (ShardFile s : shards) {
         for (Org org : OrgArtifact.open(staging.resolve(s.fileName()))) {
           sizer.add(org);
