@@ -3,6 +3,7 @@ package dev.flatdump.artifact;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestOutputStream;
@@ -32,6 +33,13 @@ public final class Checksums {
   /** SHA-256 of bytes. */
   public static String sha256(byte[] bytes) {
     return HexFormat.of().formatHex(newDigest().digest(bytes));
+  }
+
+  /** SHA-256 of a buffer's remaining bytes; its position is kept. */
+  public static String sha256(ByteBuffer bytes) {
+    MessageDigest md = newDigest();
+    md.update(bytes.duplicate());
+    return hex(md);
   }
 
   /** A stream that digests what passes through it into {@code out}. */

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * Writes organizations into FlatBuffers shard files in a staging directory. Each shard is one
@@ -112,10 +114,31 @@ public final class ShardWriter {
     int count = builder.count();
     ByteBuffer data = builder.finish();
     String name = shardName(shards.size());
-    AtomicFiles.write(dir.resolve(name), data);
-    shards.add(new ShardFile(shards.size(), name, count, data.remaining()));
+    String sha256 = writeHashing(dir.resolve(name), data);
+    shards.add(new ShardFile(shards.size(), name, count, data.remaining(), sha256));
     stats = stats.plus(builder.stats());
     builder = null;
+  }
+
+  /**
+   * Writes the shard atomically and returns its SHA-256, taken from memory on a thread of its own
+   * while this one copies the bytes to the file and forces them to disk: the manifest's checksum
+   * without reading the file back, and mostly in time the write spends waiting for the disk.
+   */
+  private static String writeHashing(Path file, ByteBuffer data) {
+    FutureTask<String> sha256 = new FutureTask<>(() -> Checksums.sha256(data));
+    Thread hashing = new Thread(sha256, "flatdump-shard-sha256");
+    hashing.setDaemon(true);
+    hashing.start();
+    AtomicFiles.write(file, data);
+    try {
+      return sha256.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ArtifactException("interrupted while hashing " + file, e);
+    } catch (ExecutionException e) {
+      throw new ArtifactException("cannot hash " + file + ": " + e.getCause(), e.getCause());
+    }
   }
 
   /** The shards completed so far, in order. */

@@ -14,9 +14,10 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
- * {@code compressStep}: checksums every shard and writes its compressed copies ({@code .gz}, {@code
- * .zst}) next to it in the staging directory, each on the runtime's compression threads. Each
- * output is written atomically, so a rerun after a crash simply writes them again.
+ * {@code compressStep}: lists every shard with the checksum {@code exportStep} took as it wrote it
+ * and writes its compressed copies ({@code .gz}, {@code .zst}) next to it in the staging directory,
+ * each on the runtime's compression threads. Each output is written atomically, so a rerun after a
+ * crash simply writes them again.
  */
 final class CompressTasklet implements Tasklet {
 
@@ -37,8 +38,7 @@ final class CompressTasklet implements Tasklet {
     Path staging = options.staging();
     List<ArtifactFile> files = new ArrayList<>();
     for (ShardFile s : shards) {
-      files.add(
-          ArtifactFile.of(staging.resolve(s.fileName()), "flatbuffers", s.index(), s.records()));
+      files.add(shardFile(staging, s));
     }
     for (Compression c : compressions) {
       for (ShardFile s : shards) {
@@ -54,6 +54,18 @@ final class CompressTasklet implements Tasklet {
             jobCtx.getLong(JobState.REJECTED)));
     jobCtx.putString(JobState.FILES, JobState.files(files));
     return RepeatStatus.FINISHED;
+  }
+
+  /**
+   * The manifest's entry for a shard, with the checksum taken as it was written; the file is read
+   * only for a shard recorded without one.
+   */
+  static ArtifactFile shardFile(Path staging, ShardFile s) {
+    if (s.sha256() == null) {
+      return ArtifactFile.of(staging.resolve(s.fileName()), "flatbuffers", s.index(), s.records());
+    }
+    return new ArtifactFile(
+        s.fileName(), "flatbuffers", s.bytes(), s.sha256(), s.index(), s.records());
   }
 
   static List<Compression> compressions(ExportOptions options, int threads) {

@@ -188,7 +188,7 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
     if (Files.exists(numbered) || !Files.exists(single)) {
       AtomicFiles.move(numbered, single);
     }
-    return List.of(new ShardFile(0, name, only.records(), only.bytes()));
+    return List.of(only.named(name));
   }
 
   @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,6 +49,16 @@ class ChecksumsTest {
 
     assertThat(Checksums.sha256(Files.write(dir.resolve("data"), data)))
         .isEqualTo(Checksums.sha256(data));
+  }
+
+  @Test
+  void hashesABuffersRemainingBytesAndKeepsItsPosition() {
+    ByteBuffer buffer = ByteBuffer.wrap("xxabc".getBytes(StandardCharsets.US_ASCII));
+    buffer.position(2);
+
+    assertThat(Checksums.sha256(buffer)).isEqualTo(SHA256_ABC);
+    assertThat(buffer.position()).isEqualTo(2);
+    assertThat(Checksums.sha256(buffer.position(5))).isEqualTo(SHA256_EMPTY);
   }
 
   @Test

@@ -115,7 +115,9 @@ class ShardWriterTest {
 
       Path file = dir.resolve("organizations-00000.fb");
       assertThat(writer.shards())
-          .containsExactly(new ShardFile(0, "organizations-00000.fb", 50, Files.size(file)));
+          .containsExactly(
+              new ShardFile(
+                  0, "organizations-00000.fb", 50, Files.size(file), Checksums.sha256(file)));
       assertThat(readBack(dir, writer.shards())).containsExactlyElementsOf(orgs);
       assertThat(files(dir)).containsOnlyKeys("organizations-00000.fb");
     }
@@ -128,7 +130,9 @@ class ShardWriterTest {
 
       Path file = dir.resolve("organizations-00000.fb");
       assertThat(writer.shards())
-          .containsExactly(new ShardFile(0, "organizations-00000.fb", 0, Files.size(file)));
+          .containsExactly(
+              new ShardFile(
+                  0, "organizations-00000.fb", 0, Files.size(file), Checksums.sha256(file)));
       assertThat(FlatBufferOrgs.hasIdentifier(read(file))).isTrue();
       assertThat(FlatBufferOrgs.count(read(file))).isZero();
     }
@@ -171,6 +175,7 @@ class ShardWriterTest {
         assertThat(shard.index()).isEqualTo(i);
         assertThat(shard.fileName()).isEqualTo(String.format("organizations-%05d.fb", i));
         assertThat(shard.bytes()).isEqualTo(Files.size(file));
+        assertThat(shard.sha256()).isEqualTo(Checksums.sha256(file));
         assertThat(shard.records()).isPositive().isEqualTo(FlatBufferOrgs.count(read(file)));
         if (i < shards.size() - 1) {
           // The cut counts what finishing adds in advance, up to 48 bytes more than it adds
