@@ -16,9 +16,10 @@ import java.util.concurrent.FutureTask;
  * Writes organizations into FlatBuffers shard files in a staging directory. Each shard is one
  * FlatBuffer built in memory; once the finished shard would be {@code shardSizeBytes} or more
  * (counting the org vector and root that finishing adds) it is finished and written through a
- * FileChannel under its final staging name ({@code organizations-00000.fb}, ...). So a buffer of
- * the shard size plus one org's bytes never has to grow: the buffer grows up to the shard size + 1
- * MiB and not past it (unless one org is larger than 1 MiB).
+ * FileChannel under its final staging name ({@code organizations-00000.fb}, ...), its SHA-256 taken
+ * from memory as it is written ({@link ShardFile#sha256()}). So a buffer of the shard size plus one
+ * org's bytes never has to grow: the buffer grows up to the shard size + 1 MiB and not past it
+ * (unless one org is larger than 1 MiB).
  *
  * <p>Shard boundaries depend only on the records and the settings, so the same input always gives
  * the same shard files byte for byte: a restart that re-adds the records after the last completed
