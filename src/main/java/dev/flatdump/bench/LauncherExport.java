@@ -35,14 +35,13 @@ final class LauncherExport {
   private LauncherExport() {}
 
   /**
-   * Exports into {@code out}, deleting what is there first, and afterwards too unless the settings
-   * keep files.
+   * Exports into {@code out}, which the caller has emptied ({@link #delete}) outside the time it
+   * measures, and leaves the export there.
    *
    * @throws FlatdumpException if the export does not complete
    */
   static Outcome run(MongoClient client, ExportBenchmark.Settings settings, Path out)
       throws IOException {
-    deleteTree(out);
     var options =
         new ExportOptions(
             settings.source(),
@@ -60,26 +59,20 @@ final class LauncherExport {
             settings.batchSize(),
             LocalDate.now(),
             0L);
-    try {
-      ExportLauncher.Result result =
-          ExportLauncher.run(options, client, ExportLauncher.defaultJobRepositoryUrl(out), l -> {});
-      if (result.outcome() != ExportLauncher.Outcome.COMPLETED) {
-        throw new FlatdumpException(
-            "the benchmark's export into " + out + " ended " + result.outcome());
-      }
-      JobExecution execution = result.execution();
-      long read = 0;
-      for (StepExecution step : execution.getStepExecutions()) {
-        if (step.getStepName().equals("exportStep")) {
-          read = step.getReadCount();
-        }
-      }
-      return new Outcome(read, artifactBytes(out), steps(execution));
-    } finally {
-      if (!settings.keepFiles()) {
-        deleteTree(out);
+    ExportLauncher.Result result =
+        ExportLauncher.run(options, client, ExportLauncher.defaultJobRepositoryUrl(out), l -> {});
+    if (result.outcome() != ExportLauncher.Outcome.COMPLETED) {
+      throw new FlatdumpException(
+          "the benchmark's export into " + out + " ended " + result.outcome());
+    }
+    JobExecution execution = result.execution();
+    long read = 0;
+    for (StepExecution step : execution.getStepExecutions()) {
+      if (step.getStepName().equals("exportStep")) {
+        read = step.getReadCount();
       }
     }
+    return new Outcome(read, artifactBytes(out), steps(execution));
   }
 
   /** {@code exportStep 1,200 ms, compressStep 3.10 ms, reportStep 210 ms}. */
@@ -107,7 +100,8 @@ final class LauncherExport {
     }
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  /** Deletes {@code dir} and everything in it, if it exists. */
+  static void delete(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

@@ -68,6 +68,8 @@ class ExportBenchmarkIT {
       ExportReport report = ExportBenchmark.run(client, settings, line -> {});
       assertThat(report).isNotNull();
     }
+    // without keepFiles, every export directory is gone once measured
+    assertThat(dir).isEmptyDirectory();
 
     // a warm-up and one measured run of four rows, each one find (batches of 20: the rest getMore)
     assertThat(finds).hasSize(8);
