@@ -25,6 +25,9 @@ import org.bson.RawBsonDocument;
  * it by its rules and words the reason. So the walk never needs to say why a document is bad, only
  * notice that it is not plainly good.
  *
+ * <p>An attribute in the layout {@link OrgCodec} writes ({@link CanonicalAttribute}) is read at
+ * fixed offsets, its layout checked with a few word compares; any other is walked field by field.
+ *
  * <p>Field names are matched on their bytes, and equal strings and equal attribute sub-documents
  * are recognised by their bytes ({@link ByteKeyedCache}): a repeated attribute id is the same
  * {@code String}, and a repeated attribute the same {@link Attr}, without decoding either again.
@@ -187,7 +190,7 @@ public final class RawOrgDecoder {
         attr = cachedAttribute(p, attrEnd);
       } else {
         attributeSharing.skipped();
-        attr = attribute(p + 4, attrEnd);
+        attr = decodeAttribute(p, attrEnd);
       }
       if (count == scratch.length) {
         scratch = Arrays.copyOf(scratch, count * 2);
@@ -218,6 +221,31 @@ public final class RawOrgDecoder {
     return cstringEnd(b, p, end);
   }
 
+  /**
+   * Decodes the attribute document {@code [p, end)}: its values read at their offsets when it is in
+   * {@link CanonicalAttribute}'s layout, else by walking its fields.
+   */
+  private Attr decodeAttribute(int p, int end) {
+    if (!CanonicalAttribute.matches(b, p, end)) {
+      return attribute(p + 4, end);
+    }
+    String id = string(STRING, p + CanonicalAttribute.ID_LENGTH, end);
+    int values = end - CanonicalAttribute.TAIL;
+    int quantity = int32At(b, values + CanonicalAttribute.QUANTITY);
+    int amount = int32At(b, values + CanonicalAttribute.AMOUNT);
+    int size = int32At(b, values + CanonicalAttribute.SIZE);
+    byte active = b[values + CanonicalAttribute.ACTIVE];
+    // out of range: as the walk, let OrgCodec decide (and word the reason)
+    if (quantity != (byte) quantity
+        || amount != (byte) amount
+        || size != (short) size
+        || (active & ~1) != 0) {
+      throw NOT_PLAIN;
+    }
+    double percent = Double.longBitsToDouble(int64(b, values + CanonicalAttribute.PERCENT, end));
+    return new Attr(id, (byte) quantity, (byte) amount, (short) size, percent, active == 1);
+  }
+
   /** The attribute of these exact bytes from the cache, or decoded and cached. */
   private Attr cachedAttribute(int p, int end) {
     int length = end - p;
@@ -225,7 +253,7 @@ public final class RawOrgDecoder {
     Attr attr = attributes.get(b, p, length, hash);
     attributeSharing.found(attr != null);
     if (attr == null) {
-      attr = attribute(p + 4, end);
+      attr = decodeAttribute(p, end);
       attributes.put(b, p, length, hash, attr);
     }
     return attr;

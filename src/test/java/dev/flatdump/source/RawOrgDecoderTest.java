@@ -149,6 +149,51 @@ class RawOrgDecoderTest {
     assertThat(decoder.handedOverCount()).isZero();
   }
 
+  /**
+   * Attributes in the layout OrgCodec writes are read at fixed offsets (CanonicalAttribute), with
+   * the attribute cache on and after it paused (more than a window of attributes that never
+   * repeat): extreme values come out as the codec's, values out of range go to the codec.
+   */
+  @Test
+  void readsCanonicalAttributesAsTheCodecDoesWithTheCacheOnAndPaused() {
+    double nan = Double.longBitsToDouble(0x7ff8_0000_0000_0123L);
+    List<Attr> extremes =
+        List.of(
+            new Attr("", Byte.MIN_VALUE, Byte.MAX_VALUE, Short.MIN_VALUE, -0.0, true),
+            new Attr("ñandú", Byte.MAX_VALUE, Byte.MIN_VALUE, Short.MAX_VALUE, nan, false),
+            new Attr("attr_1", (byte) 0, (byte) -1, (short) 0, Double.MAX_VALUE, true));
+    Org org = new Org("n", "Banking", "ES", dev.flatdump.OrgType.FOO, extremes);
+    List<RawBsonDocument> outOfRange = new ArrayList<>();
+    for (String[] field :
+        new String[][] {{"quantity", "128"}, {"amount", "-129"}, {"size", "32768"}}) {
+      BsonDocument document = valid();
+      BsonDocument attr = document.getArray("attributes").get(1).asDocument();
+      attr.put(field[0], new BsonInt32(Integer.parseInt(field[1])));
+      outOfRange.add(raw(document));
+    }
+    var generator = new OrgGenerator(Profile.ARTICLE, 5);
+    for (int round = 0; round < 2; round++) {
+      assertSameAsCodec(raw(new org.bson.types.ObjectId(), org));
+      assertThat(outcome(() -> decoder.decode(raw(new org.bson.types.ObjectId(), org))))
+          .endsWith(
+              " "
+                  + Double.doubleToRawLongBits(-0.0)
+                  + " "
+                  + Double.doubleToRawLongBits(nan)
+                  + " "
+                  + Double.doubleToRawLongBits(Double.MAX_VALUE));
+      for (RawBsonDocument document : outOfRange) {
+        assertSameAsCodec(document);
+        assertThat(outcome(() -> decoder.decode(document))).startsWith("rejected attributes[1].");
+      }
+      // then 1,300 orgs of about 55 attributes that never repeat: the cache pauses
+      for (int i = 0; round == 0 && i < 1_300; i++) {
+        Org next = generator.next();
+        assertThat(decoder.decode(raw(generator.idOf(i), next))).isEqualTo(next);
+      }
+    }
+  }
+
   private static int indexOf(byte[] bytes, byte[] part) {
     for (int i = 0; i + part.length <= bytes.length; i++) {
       if (Arrays.equals(bytes, i, i + part.length, part, 0, part.length)) {
