@@ -4,20 +4,18 @@ import static dev.flatdump.source.BsonBytes.BOOLEAN;
 import static dev.flatdump.source.BsonBytes.DOUBLE;
 import static dev.flatdump.source.BsonBytes.INT32;
 import static dev.flatdump.source.BsonBytes.int32At;
+import static dev.flatdump.source.BsonBytes.int64;
 import static java.nio.charset.StandardCharsets.ISO_8859_1;
-
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 
 /**
  * The layout in which {@link OrgCodec} writes an attribute sub-document, and so every document that
- * flatdump's generator and loader insert: {@code id} (a string), {@code quantity}, {@code amount}
- * (int32), {@code active} (a boolean), {@code percent} (a double), {@code size} (int32), in this
- * order, nothing else. Then only the id's length and the values vary, and everything after the id
- * sits at fixed offsets from the id's end: {@link RawOrgDecoder} recognises the layout with one int
- * compare before the id and eight masked long compares after it, instead of walking the six field
- * names. Whether the values are in range is for the caller to check. Static and stateless.
+ * {@code flatdump generate} inserts, and any other writer that keeps this order: {@code id} (a
+ * string), {@code quantity}, {@code amount} (int32), {@code active} (a boolean), {@code percent} (a
+ * double), {@code size} (int32), in this order, nothing else. Then only the id's length and the
+ * values vary, and everything after the id sits at fixed offsets from the id's end: {@link
+ * RawOrgDecoder} recognises the layout with one int compare before the id and eight masked long
+ * compares after it, instead of walking the six field names. Whether the values are in range is for
+ * the caller to check. Static and stateless.
  */
 final class CanonicalAttribute {
 
@@ -40,9 +38,6 @@ final class CanonicalAttribute {
   private static final int FIXED_BYTES = 12 + TAIL;
   private static final int ID_HEAD = BsonBytes.STRING | 'i' << 8 | 'd' << 16;
 
-  private static final VarHandle LONG_LE =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
   // The tail is compared 8 bytes at a time (the last word overlaps the one before it); value bytes
   // are masked out.
   private static final int[] WORDS = {0, 8, 16, 24, 32, 40, 48, TAIL - 8};
@@ -62,8 +57,8 @@ final class CanonicalAttribute {
       throw new IllegalStateException("the attribute tail is " + (p + 1) + " bytes, not " + TAIL);
     }
     for (int i = 0; i < WORDS.length; i++) {
-      EXPECTED[i] = (long) LONG_LE.get(expected, WORDS[i]);
-      MASK[i] = (long) LONG_LE.get(mask, WORDS[i]);
+      EXPECTED[i] = int64(expected, WORDS[i], TAIL);
+      MASK[i] = int64(mask, WORDS[i], TAIL);
     }
   }
 
@@ -82,7 +77,7 @@ final class CanonicalAttribute {
     }
     int idEnd = end - TAIL;
     for (int i = 0; i < WORDS.length; i++) {
-      if ((((long) LONG_LE.get(b, idEnd + WORDS[i]) ^ EXPECTED[i]) & MASK[i]) != 0) {
+      if (((int64(b, idEnd + WORDS[i], end) ^ EXPECTED[i]) & MASK[i]) != 0) {
         return false;
       }
     }
