@@ -13,10 +13,16 @@ public record GzipCompression(int level, int threads) implements Compression {
   static final int DEFAULT_LEVEL = 6;
 
   public GzipCompression {
+    requireLevel(level);
+    Compression.requireThreads(threads);
+  }
+
+  /** Checks a deflate level, naming it if it is not 1..9. */
+  static int requireLevel(int level) {
     if (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION) {
       throw new IllegalArgumentException("gzip level must be 1..9, got " + level);
     }
-    Compression.requireThreads(threads);
+    return level;
   }
 
   /** At {@code level}, on {@link Compression#defaultThreads()} threads. */

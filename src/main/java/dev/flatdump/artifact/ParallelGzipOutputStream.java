@@ -77,10 +77,7 @@ final class ParallelGzipOutputStream extends OutputStream {
    */
   ParallelGzipOutputStream(OutputStream out, int level, int threads) throws IOException {
     this.out = Objects.requireNonNull(out, "out");
-    if (level < Deflater.BEST_SPEED || level > Deflater.BEST_COMPRESSION) {
-      throw new IllegalArgumentException("gzip level must be 1..9, got " + level);
-    }
-    this.level = level;
+    this.level = GzipCompression.requireLevel(level);
     this.threads = Compression.requireThreads(threads);
     out.write(HEADER);
   }
