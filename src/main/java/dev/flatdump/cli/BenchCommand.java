@@ -16,7 +16,12 @@ import picocli.CommandLine.Spec;
       "Benchmarks: Markdown tables on stdout, progress on stderr.",
       "Timings are noisy on a shared machine: compare rows within one run."
     },
-    subcommands = {BenchCodecsCommand.class, BenchCpuCommand.class, BenchExportCommand.class})
+    subcommands = {
+      BenchCodecsCommand.class,
+      BenchCpuCommand.class,
+      BenchExportCommand.class,
+      BenchRefsCommand.class
+    })
 public final class BenchCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
@@ -24,7 +29,7 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     var err = spec.commandLine().getErr();
-    err.println("flatdump bench: name a benchmark: codecs, cpu or export");
+    err.println("flatdump bench: name a benchmark: codecs, cpu, export or refs");
     spec.commandLine().usage(err);
     return Flatdump.EXIT_USAGE;
   }

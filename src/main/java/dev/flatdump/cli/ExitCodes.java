@@ -25,7 +25,8 @@ final class ExitCodes {
     var err = cl.getErr();
     if (ex instanceof IllegalArgumentException) {
       err.println("flatdump: " + ConnectionStrings.mask(ex.getMessage()));
-      err.println("Try 'flatdump " + cl.getCommandName() + " --help'.");
+      // The full path of a subcommand: "flatdump bench cpu", not "flatdump cpu".
+      err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help'.");
       return Flatdump.EXIT_USAGE;
     }
     if (ex instanceof FlatdumpException) {

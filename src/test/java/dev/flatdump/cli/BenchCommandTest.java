@@ -2,7 +2,9 @@ package dev.flatdump.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The {@code bench} command line; the benchmarks themselves are tested in their package. */
 class BenchCommandTest {
@@ -33,11 +35,50 @@ class BenchCommandTest {
   }
 
   @Test
+  void measuresTheReferencesOfAFileThatBenchCodecsKept(@TempDir Path dir) {
+    CliRun codecs =
+        CliRun.of(
+            "bench",
+            "codecs",
+            "--profile",
+            "realistic",
+            "--orgs",
+            "60",
+            "--runs",
+            "1",
+            "--out",
+            dir.toString());
+    assertThat(codecs.exitCode()).as(codecs.err()).isZero();
+    // The last row is the export's writer with every de-dup on.
+    Path file = dir.resolve("codec-8.fb");
+
+    CliRun run = CliRun.of("bench", "refs", file.toString(), "--zstd-level", "3");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("References in " + file + ": 60 organizations")
+        .contains("zstd -3 of it:")
+        .contains("| attribute vectors' elements (uoffset to a shared attribute table) |")
+        .contains("| all of the above |");
+    assertThat(run.err()).contains("bench refs: compressing without any of them");
+  }
+
+  @Test
+  void refsNamesAMissingFileAsBadUsage(@TempDir Path dir) {
+    CliRun run = CliRun.of("bench", "refs", dir.resolve("nope.fb").toString());
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Flatdump.EXIT_USAGE);
+    assertThat(run.err()).contains("no such file or directory: " + dir.resolve("nope.fb"));
+  }
+
+  @Test
   void rejectsZeroOrgsAsBadUsage() {
     CliRun run = CliRun.of("bench", "codecs", "--profile", "article", "--orgs", "0");
 
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(Flatdump.EXIT_USAGE);
-    assertThat(run.err()).contains("orgs must be >= 1, got 0");
+    assertThat(run.err())
+        .contains("orgs must be >= 1, got 0")
+        .contains("Try 'flatdump bench codecs --help'.");
   }
 
   @Test
@@ -45,6 +86,6 @@ class BenchCommandTest {
     CliRun run = CliRun.of("bench");
 
     assertThat(run.exitCode()).isEqualTo(Flatdump.EXIT_USAGE);
-    assertThat(run.err()).contains("name a benchmark: codecs, cpu or export");
+    assertThat(run.err()).contains("name a benchmark: codecs, cpu, export or refs");
   }
 }

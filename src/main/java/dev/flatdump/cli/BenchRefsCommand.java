@@ -1,0 +1,63 @@
+package dev.flatdump.cli;
+
+import dev.flatdump.artifact.ZstdCompression;
+import dev.flatdump.bench.ReferenceBenchmark;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flatdump bench refs}: what an artifact's position-dependent references cost once
+ * compressed, by {@link ReferenceBenchmark}.
+ */
+@Command(
+    name = "refs",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Measures what an artifact's references cost once compressed with zstd.",
+      "Every offset in a FlatBuffer is a distance from where it is stored, so a shared table is a"
+          + " different number in each place that points to it. This compresses the artifact as"
+          + " it is, then with each kind of offset set to zero, and prints the difference: sizes"
+          + " only, nothing is written."
+    })
+public final class BenchRefsCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "PATH", description = "An export directory or a .fb file.")
+  private Path path;
+
+  @Option(
+      names = "--zstd-level",
+      defaultValue = "9",
+      paramLabel = "N",
+      description = "zstd level, as the export's option (default: ${DEFAULT-VALUE}).")
+  private int level;
+
+  @Override
+  public Integer call() {
+    if (!Files.exists(path)) {
+      throw new IllegalArgumentException("no such file or directory: " + path);
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    ReferenceBenchmark.Report report =
+        ReferenceBenchmark.run(
+            path,
+            new ZstdCompression(level),
+            line -> {
+              err.println("bench refs: " + line);
+              err.flush();
+            });
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(report.toMarkdown());
+    out.flush();
+    return 0;
+  }
+}

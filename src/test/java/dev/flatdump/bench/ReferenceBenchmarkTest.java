@@ -1,0 +1,72 @@
+package dev.flatdump.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flatdump.artifact.ZstdCompression;
+import dev.flatdump.bench.References.Kind;
+import dev.flatdump.encode.DedupOptions;
+import dev.flatdump.encode.FlatBufferOrgsBuilder;
+import dev.flatdump.sample.OrgGenerator;
+import dev.flatdump.sample.Profile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReferenceBenchmarkTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void comparesTheFileWithEachKindZeroedAndAllAtOnce() throws IOException {
+    Path file = writeRealistic(dir.resolve("orgs.fb"), 300);
+    List<String> progress = new ArrayList<>();
+
+    ReferenceBenchmark.Report report =
+        ReferenceBenchmark.run(file, new ZstdCompression(3, 1), progress::add);
+
+    List<ReferenceBenchmark.Row> rows = report.rows();
+    assertThat(rows).hasSize(Kind.values().length + 2);
+    assertThat(report.organizations()).isEqualTo(300);
+    assertThat(report.bytes()).isEqualTo(java.nio.file.Files.size(file));
+    long whole = rows.get(0).compressedBytes();
+    assertThat(rows.get(0).references()).isZero();
+    ReferenceBenchmark.Row all = rows.get(rows.size() - 1);
+    long sum = rows.subList(1, rows.size() - 1).stream().mapToLong(r -> r.references()).sum();
+    assertThat(all.references()).isEqualTo(sum);
+    // 300 orgs of 40..69 attributes: thousands of distinct offsets that zstd cannot predict.
+    assertThat(rows.get(1 + Kind.ATTRIBUTE_SLOTS.ordinal()).references()).isGreaterThan(12_000);
+    assertThat(rows.get(1 + Kind.ATTRIBUTE_SLOTS.ordinal()).compressedBytes()).isLessThan(whole);
+    assertThat(all.compressedBytes())
+        .isLessThan(rows.get(1 + Kind.ATTRIBUTE_SLOTS.ordinal()).compressedBytes());
+    assertThat(progress).hasSize(rows.size()).first().asString().contains("zstd -3");
+
+    String md = report.toMarkdown();
+    assertThat(md)
+        .contains("300 organizations")
+        .contains(String.format(java.util.Locale.ROOT, "zstd -3 of it: %,d bytes", whole))
+        .contains("| " + Kind.ATTRIBUTE_SLOTS.label() + " | ")
+        .contains("| all of the above | " + String.format(java.util.Locale.ROOT, "%,d", sum));
+  }
+
+  /** Writes {@code orgs} realistic orgs (seed 7) as one .fb file, all de-dup on. */
+  static Path writeRealistic(Path file, int orgs) throws IOException {
+    var generator = new OrgGenerator(Profile.REALISTIC, 7);
+    var builder = new FlatBufferOrgsBuilder(DedupOptions.ALL, 1 << 16);
+    LongStream.range(0, orgs).forEach(i -> builder.add(generator.next()));
+    ByteBuffer buffer = builder.finish();
+    try (var channel =
+        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      while (buffer.hasRemaining()) {
+        channel.write(buffer);
+      }
+    }
+    return file;
+  }
+}
