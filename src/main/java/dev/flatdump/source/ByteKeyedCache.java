@@ -6,11 +6,14 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * A small direct-mapped cache from byte ranges to values: what a string or an attribute decoded
- * from these exact BSON bytes came out as last time. Each key has one slot, chosen by its hash,
- * holding a copy of its bytes; a new key overwrites whatever was there. So the cache never grows
- * ({@code slots × maxKeyBytes} bytes of keys), stays small enough to live in the CPU's cache, keeps
- * the keys that come back often, and needs no eviction policy.
+ * A small two-way set-associative cache from byte ranges to values: what a string or an attribute
+ * decoded from these exact BSON bytes came out as last time. A key's hash picks a set of two slots
+ * (a slot and its neighbour), each holding a copy of a key's bytes; a new key takes the slot of its
+ * set that was used less recently. So the cache never grows ({@code slots × maxKeyBytes} bytes of
+ * keys), stays small enough to live in the CPU's cache and keeps the keys that come back often. Two
+ * ways rather than one because a few frequent keys always share a slot by their hashes (3 pairs of
+ * the 400 attribute ids in 16K slots), and with one way each pair evicted the other on every other
+ * use.
  *
  * <p>Not thread-safe: one cache per decoding thread.
  */
@@ -29,6 +32,9 @@ final class ByteKeyedCache<V> {
 
   private final Object[] values;
 
+  /** Per set: the slot of the two (0 or 1) that was last found or filled. */
+  private final byte[] lastUsed;
+
   /**
    * @param slots how many keys it holds at most, a power of two
    * @param maxKeyBytes longer keys are never stored
@@ -46,6 +52,7 @@ final class ByteKeyedCache<V> {
     this.keys = new byte[Math.multiplyExact(slots, maxKeyBytes)];
     this.meta = new int[2 * slots];
     this.values = new Object[slots];
+    this.lastUsed = new byte[Math.max(1, slots / 2)];
   }
 
   /** A hash of {@code bytes[from, from + length)}, for {@link #get} and {@link #put}. */
@@ -79,26 +86,57 @@ final class ByteKeyedCache<V> {
   /** The value stored for exactly these bytes, or null. */
   @SuppressWarnings("unchecked")
   V get(byte[] bytes, int from, int length, int hash) {
-    int slot = hash & mask;
-    Object value = values[slot];
-    if (value != null && meta[2 * slot] == hash && meta[2 * slot + 1] == length) {
-      int key = slot * maxKeyBytes;
-      if (Arrays.equals(keys, key, key + length, bytes, from, from + length)) {
-        return (V) value;
-      }
+    int slot = find(bytes, from, length, hash);
+    if (slot < 0) {
+      return null;
     }
-    return null;
+    lastUsed[slot >> 1] = (byte) (slot & 1);
+    return (V) values[slot];
   }
 
-  /** Stores the value for these bytes in their slot, unless the key is longer than allowed. */
+  /**
+   * Stores the value for these bytes, unless the key is longer than allowed: over the key's earlier
+   * value if it has one, else in an empty slot of its set, else over the set's less recently used
+   * key.
+   */
   void put(byte[] bytes, int from, int length, int hash, V value) {
     if (length > maxKeyBytes) {
       return;
     }
-    int slot = hash & mask;
-    System.arraycopy(bytes, from, keys, slot * maxKeyBytes, length);
-    meta[2 * slot] = hash;
-    meta[2 * slot + 1] = length;
+    int slot = find(bytes, from, length, hash);
+    if (slot < 0) {
+      int home = hash & mask;
+      int other = home ^ 1;
+      if (values[home] == null || mask == 0) {
+        slot = home;
+      } else if (values[other] == null) {
+        slot = other;
+      } else {
+        slot = (home & ~1) | (1 - lastUsed[home >> 1]);
+      }
+      System.arraycopy(bytes, from, keys, slot * maxKeyBytes, length);
+      meta[2 * slot] = hash;
+      meta[2 * slot + 1] = length;
+    }
     values[slot] = value;
+    lastUsed[slot >> 1] = (byte) (slot & 1);
+  }
+
+  /** The slot holding exactly these bytes, or -1: the key's own slot first, then its neighbour. */
+  private int find(byte[] bytes, int from, int length, int hash) {
+    int home = hash & mask;
+    if (holds(home, bytes, from, length, hash)) {
+      return home;
+    }
+    int other = home ^ 1;
+    return mask != 0 && holds(other, bytes, from, length, hash) ? other : -1;
+  }
+
+  private boolean holds(int slot, byte[] bytes, int from, int length, int hash) {
+    if (values[slot] == null || meta[2 * slot] != hash || meta[2 * slot + 1] != length) {
+      return false;
+    }
+    int key = slot * maxKeyBytes;
+    return Arrays.equals(keys, key, key + length, bytes, from, from + length);
   }
 }

@@ -48,14 +48,80 @@ class ByteKeyedCacheTest {
   }
 
   @Test
-  void aNewKeyOverwritesItsSlot() {
+  void keepsTwoKeysWhoseHashesPickTheSameSlot() {
     byte[] a = "aaa".getBytes(US_ASCII);
     byte[] b = "bbb".getBytes(US_ASCII);
     cache.put(a, 0, 3, 5, "a");
-    cache.put(b, 0, 3, 5 + 8, "b"); // the same slot of 8
+    cache.put(b, 0, 3, 5 + 8, "b"); // the same slot of 8: b takes its neighbour
 
-    assertThat(cache.get(a, 0, 3, 5)).isNull();
+    assertThat(cache.get(a, 0, 3, 5)).isEqualTo("a");
     assertThat(cache.get(b, 0, 3, 13)).isEqualTo("b");
+  }
+
+  @Test
+  void aThirdKeyOfASetEvictsTheLessRecentlyUsed() {
+    byte[] a = "aaa".getBytes(US_ASCII);
+    byte[] b = "bbb".getBytes(US_ASCII);
+    byte[] c = "ccc".getBytes(US_ASCII);
+    cache.put(a, 0, 3, 4, "a"); // slots 4 and 5 are one set
+    cache.put(b, 0, 3, 5, "b");
+    assertThat(cache.get(a, 0, 3, 4)).isEqualTo("a"); // now b is the less recently used
+
+    cache.put(c, 0, 3, 13, "c");
+
+    assertThat(cache.get(b, 0, 3, 5)).isNull();
+    assertThat(cache.get(a, 0, 3, 4)).isEqualTo("a");
+    assertThat(cache.get(c, 0, 3, 13)).isEqualTo("c");
+
+    cache.put(b, 0, 3, 5, "b"); // c was used after a: a goes
+    assertThat(cache.get(a, 0, 3, 4)).isNull();
+    assertThat(cache.get(c, 0, 3, 13)).isEqualTo("c");
+    assertThat(cache.get(b, 0, 3, 5)).isEqualTo("b");
+  }
+
+  @Test
+  void keysOfOtherSetsAreNotDisturbed() {
+    byte[] a = "aaa".getBytes(US_ASCII);
+    byte[] b = "bbb".getBytes(US_ASCII);
+    byte[] c = "ccc".getBytes(US_ASCII);
+    cache.put(a, 0, 3, 2, "a"); // set {2, 3}
+    cache.put(b, 0, 3, 4, "b"); // set {4, 5}
+    cache.put(c, 0, 3, 12, "c");
+    cache.put(c, 0, 3, 12, "c");
+
+    assertThat(cache.get(a, 0, 3, 2)).isEqualTo("a");
+    assertThat(cache.get(b, 0, 3, 4)).isEqualTo("b");
+  }
+
+  @Test
+  void storingAKeyAgainReplacesItsValueWithoutAStaleCopy() {
+    byte[] a = "aaa".getBytes(US_ASCII);
+    byte[] b = "bbb".getBytes(US_ASCII);
+    cache.put(a, 0, 3, 5, "old");
+    cache.put(b, 0, 3, 13, "b"); // fills the other slot of the set
+    cache.put(a, 0, 3, 5, "new");
+
+    assertThat(cache.get(a, 0, 3, 5)).isEqualTo("new");
+    assertThat(cache.get(b, 0, 3, 13)).isEqualTo("b");
+    for (String other : new String[] {"ccc", "ddd", "eee"}) {
+      byte[] key = other.getBytes(US_ASCII);
+      cache.put(key, 0, 3, 21, other);
+      assertThat(cache.get(a, 0, 3, 5)).isIn("new", null);
+    }
+  }
+
+  @Test
+  void aOneSlotCacheHoldsOneKey() {
+    ByteKeyedCache<String> one = new ByteKeyedCache<>(1, 4);
+    byte[] a = "aaa".getBytes(US_ASCII);
+    byte[] b = "bbb".getBytes(US_ASCII);
+    one.put(a, 0, 3, 7, "a");
+    assertThat(one.get(a, 0, 3, 7)).isEqualTo("a");
+
+    one.put(b, 0, 3, 9, "b");
+
+    assertThat(one.get(a, 0, 3, 7)).isNull();
+    assertThat(one.get(b, 0, 3, 9)).isEqualTo("b");
   }
 
   @Test
