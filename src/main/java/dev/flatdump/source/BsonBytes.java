@@ -171,4 +171,12 @@ final class BsonBytes {
   static boolean is(byte[] b, byte[] expected, int from, int length) {
     return length == expected.length && Arrays.equals(expected, 0, length, b, from, from + length);
   }
+
+  /** Adds a field's bit to those seen, or {@link #NOT_PLAIN} if it was seen already. */
+  static int once(int seen, int bit) {
+    if ((seen & bit) != 0) {
+      throw NOT_PLAIN;
+    }
+    return seen | bit;
+  }
 }

@@ -13,9 +13,9 @@ import static java.nio.charset.StandardCharsets.ISO_8859_1;
  * string), {@code quantity}, {@code amount} (int32), {@code active} (a boolean), {@code percent} (a
  * double), {@code size} (int32), in this order, nothing else. Then only the id's length and the
  * values vary, and everything after the id sits at fixed offsets from the id's end: {@link
- * RawOrgDecoder} recognises the layout with one int compare before the id and eight masked long
- * compares after it, instead of walking the six field names. Whether the values are in range is for
- * the caller to check. Static and stateless.
+ * RawAttributeDecoder} recognises the layout with one int compare before the id and eight masked
+ * long compares after it, instead of walking the six field names. Whether the values are in range
+ * is for the caller to check. Static and stateless.
  */
 final class CanonicalAttribute {
 
