@@ -3,13 +3,12 @@ package dev.flatdump.cli;
 import dev.flatdump.artifact.ZstdCompression;
 import dev.flatdump.bench.ReferenceBenchmark;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -31,8 +30,7 @@ public final class BenchRefsCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "PATH", description = "An export directory or a .fb file.")
-  private Path path;
+  @Mixin private ArtifactPath artifactPath;
 
   @Option(
       names = "--zstd-level",
@@ -43,9 +41,7 @@ public final class BenchRefsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (!Files.exists(path)) {
-      throw new IllegalArgumentException("no such file or directory: " + path);
-    }
+    Path path = artifactPath.existing();
     PrintWriter err = spec.commandLine().getErr();
     ReferenceBenchmark.Report report =
         ReferenceBenchmark.run(

@@ -13,9 +13,9 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -33,8 +33,7 @@ public final class InspectCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "PATH", description = "An export directory or a .fb file.")
-  private Path path;
+  @Mixin private ArtifactPath artifactPath;
 
   @Option(
       names = "--json",
@@ -45,9 +44,7 @@ public final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (!Files.exists(path)) {
-      throw new IllegalArgumentException("no such file or directory: " + path);
-    }
+    Path path = artifactPath.existing();
     if (json < 0) {
       throw new IllegalArgumentException("--json must be >= 0, got " + json);
     }
