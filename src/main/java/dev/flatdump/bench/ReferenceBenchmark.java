@@ -84,56 +84,54 @@ public final class ReferenceBenchmark {
   private ReferenceBenchmark() {}
 
   /**
-   * Measures an export directory or one {@code .fb} file (verified as {@code inspect} opens it).
+   * Measures an export directory or one {@code .fb} file (verified as {@code inspect} opens it),
+   * one shard at a time: the memory it needs is about three times the largest shard, whatever the
+   * export's size.
    *
-   * @param progress one line per step, for stderr
+   * @param progress one line per shard and row, for stderr
    */
   public static Report run(Path path, Compression compression, Consumer<String> progress) {
     OrgArtifact artifact = OrgArtifact.open(path);
-    List<byte[]> shards = new ArrayList<>();
-    List<References> references = new ArrayList<>();
+    List<Set<References.Kind>> variants = new ArrayList<>();
+    List<String> labels = new ArrayList<>();
+    variants.add(Set.of());
+    labels.add("");
+    for (References.Kind kind : References.Kind.values()) {
+      variants.add(EnumSet.of(kind));
+      labels.add(kind.label());
+    }
+    variants.add(EnumSet.allOf(References.Kind.class));
+    labels.add("all of the above");
+    long[] counts = new long[variants.size()];
+    long[] compressed = new long[variants.size()];
     long bytes = 0;
-    for (ByteBuffer shard : artifact.shards()) {
+    List<? extends ByteBuffer> shards = artifact.shards();
+    for (int s = 0; s < shards.size(); s++) {
+      ByteBuffer shard = shards.get(s);
       byte[] copy = new byte[shard.remaining()];
       shard.duplicate().get(copy);
-      shards.add(copy);
-      references.add(References.of(ByteBuffer.wrap(copy)));
       bytes += copy.length;
+      References references = References.of(ByteBuffer.wrap(copy));
+      String where = shards.size() == 1 ? "" : "shard " + (s + 1) + " of " + shards.size() + ": ";
+      for (int v = 0; v < variants.size(); v++) {
+        progress.accept(
+            where
+                + (v == 0
+                    ? "compressing it as it is (" + describe(compression) + ")"
+                    : v == variants.size() - 1
+                        ? "compressing without any of them"
+                        : "compressing without the " + labels.get(v)));
+        for (References.Kind kind : variants.get(v)) {
+          counts[v] += references.count(kind);
+        }
+        compressed[v] += compressedSize(references.zeroed(copy, variants.get(v)), compression);
+      }
     }
     List<Row> rows = new ArrayList<>();
-    progress.accept("compressing the file as it is (" + describe(compression) + ")");
-    rows.add(row("", shards, references, Set.of(), compression));
-    for (References.Kind kind : References.Kind.values()) {
-      progress.accept("compressing without the " + kind.label());
-      rows.add(row(kind.label(), shards, references, EnumSet.of(kind), compression));
+    for (int v = 0; v < variants.size(); v++) {
+      rows.add(new Row(labels.get(v), counts[v], compressed[v]));
     }
-    progress.accept("compressing without any of them");
-    rows.add(
-        row(
-            "all of the above",
-            shards,
-            references,
-            EnumSet.allOf(References.Kind.class),
-            compression));
     return new Report(path, artifact.count(), bytes, compression, rows);
-  }
-
-  private static Row row(
-      String label,
-      List<byte[]> shards,
-      List<References> references,
-      Set<References.Kind> kinds,
-      Compression compression) {
-    long count = 0;
-    long compressed = 0;
-    for (int i = 0; i < shards.size(); i++) {
-      References r = references.get(i);
-      for (References.Kind kind : kinds) {
-        count += r.count(kind);
-      }
-      compressed += compressedSize(r.zeroed(shards.get(i), kinds), compression);
-    }
-    return new Row(label, count, compressed);
   }
 
   private static String describe(Compression compression) {

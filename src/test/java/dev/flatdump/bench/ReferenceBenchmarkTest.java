@@ -2,6 +2,8 @@ package dev.flatdump.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flatdump.artifact.ExportCheckFixtures;
+import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.ZstdCompression;
 import dev.flatdump.bench.References.Kind;
 import dev.flatdump.encode.DedupOptions;
@@ -11,6 +13,7 @@ import dev.flatdump.sample.Profile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -34,7 +37,7 @@ class ReferenceBenchmarkTest {
     List<ReferenceBenchmark.Row> rows = report.rows();
     assertThat(rows).hasSize(Kind.values().length + 2);
     assertThat(report.organizations()).isEqualTo(300);
-    assertThat(report.bytes()).isEqualTo(java.nio.file.Files.size(file));
+    assertThat(report.bytes()).isEqualTo(Files.size(file));
     long whole = rows.get(0).compressedBytes();
     assertThat(rows.get(0).references()).isZero();
     ReferenceBenchmark.Row all = rows.get(rows.size() - 1);
@@ -53,6 +56,42 @@ class ReferenceBenchmarkTest {
         .contains(String.format(java.util.Locale.ROOT, "zstd -3 of it: %,d bytes", whole))
         .contains("| " + Kind.ATTRIBUTE_SLOTS.label() + " | ")
         .contains("| all of the above | " + String.format(java.util.Locale.ROOT, "%,d", sum));
+  }
+
+  @Test
+  void measuresAnExportShardByShardAndAddsUp() throws IOException {
+    Manifest manifest = ExportCheckFixtures.export(dir);
+    assertThat(manifest.shards()).hasSizeGreaterThan(1);
+    var zstd = new ZstdCompression(3, 1);
+    List<String> progress = new ArrayList<>();
+
+    ReferenceBenchmark.Report report = ReferenceBenchmark.run(dir, zstd, progress::add);
+
+    long bytes = 0;
+    long compressed = 0;
+    long slots = 0;
+    long all = 0;
+    for (var shard : manifest.shards()) {
+      Path file = dir.resolve(shard.name());
+      byte[] content = Files.readAllBytes(file);
+      bytes += content.length;
+      compressed += CompressedSizes.of(file, zstd);
+      References refs = References.of(ByteBuffer.wrap(content));
+      slots += refs.count(Kind.ATTRIBUTE_SLOTS);
+      for (Kind kind : Kind.values()) {
+        all += refs.count(kind);
+      }
+    }
+    assertThat(report.organizations()).isEqualTo(ExportCheckFixtures.ORGS);
+    assertThat(report.bytes()).isEqualTo(bytes);
+    assertThat(report.rows().get(0).compressedBytes()).isEqualTo(compressed);
+    assertThat(report.rows().get(1 + Kind.ATTRIBUTE_SLOTS.ordinal()).references()).isEqualTo(slots);
+    assertThat(report.rows().get(report.rows().size() - 1).references()).isEqualTo(all);
+    int n = manifest.shards().size();
+    assertThat(progress)
+        .hasSize(n * report.rows().size())
+        .contains("shard 1 of " + n + ": compressing it as it is (zstd -3)")
+        .contains("shard " + n + " of " + n + ": compressing without any of them");
   }
 
   /** Writes {@code orgs} realistic orgs (seed 7) as one .fb file, all de-dup on. */
