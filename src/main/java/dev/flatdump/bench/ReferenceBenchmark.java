@@ -2,10 +2,6 @@ package dev.flatdump.bench;
 
 import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.OrgArtifact;
-import dev.flatdump.report.CountingOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -124,7 +120,7 @@ public final class ReferenceBenchmark {
         for (References.Kind kind : variants.get(v)) {
           counts[v] += references.count(kind);
         }
-        compressed[v] += compressedSize(references.zeroed(copy, variants.get(v)), compression);
+        compressed[v] += CompressedSizes.of(references.zeroed(copy, variants.get(v)), compression);
       }
     }
     List<Row> rows = new ArrayList<>();
@@ -136,15 +132,5 @@ public final class ReferenceBenchmark {
 
   private static String describe(Compression compression) {
     return compression.name() + " -" + compression.level();
-  }
-
-  private static long compressedSize(byte[] bytes, Compression compression) {
-    var counter = new CountingOutputStream();
-    try (OutputStream out = compression.wrap(counter)) {
-      out.write(bytes);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return counter.count();
   }
 }

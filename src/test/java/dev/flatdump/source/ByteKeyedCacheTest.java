@@ -8,6 +8,10 @@ import org.junit.jupiter.api.Test;
 
 class ByteKeyedCacheTest {
 
+  private static final byte[] A = "aaa".getBytes(US_ASCII);
+  private static final byte[] B = "bbb".getBytes(US_ASCII);
+  private static final byte[] C = "ccc".getBytes(US_ASCII);
+
   private final ByteKeyedCache<String> cache = new ByteKeyedCache<>(8, 16);
 
   private static int hash(byte[] key) {
@@ -49,79 +53,69 @@ class ByteKeyedCacheTest {
 
   @Test
   void keepsTwoKeysWhoseHashesPickTheSameSlot() {
-    byte[] a = "aaa".getBytes(US_ASCII);
-    byte[] b = "bbb".getBytes(US_ASCII);
-    cache.put(a, 0, 3, 5, "a");
-    cache.put(b, 0, 3, 5 + 8, "b"); // the same slot of 8: b takes its neighbour
+    cache.put(A, 0, 3, 5, "a");
+    cache.put(B, 0, 3, 5 + 8, "b"); // the same slot of 8: b takes its neighbour
 
-    assertThat(cache.get(a, 0, 3, 5)).isEqualTo("a");
-    assertThat(cache.get(b, 0, 3, 13)).isEqualTo("b");
+    assertThat(cache.get(A, 0, 3, 5)).isEqualTo("a");
+    assertThat(cache.get(B, 0, 3, 13)).isEqualTo("b");
   }
 
   @Test
   void aThirdKeyOfASetEvictsTheLessRecentlyUsed() {
-    byte[] a = "aaa".getBytes(US_ASCII);
-    byte[] b = "bbb".getBytes(US_ASCII);
-    byte[] c = "ccc".getBytes(US_ASCII);
-    cache.put(a, 0, 3, 4, "a"); // slots 4 and 5 are one set
-    cache.put(b, 0, 3, 5, "b");
-    assertThat(cache.get(a, 0, 3, 4)).isEqualTo("a"); // now b is the less recently used
+    cache.put(A, 0, 3, 4, "a"); // slots 4 and 5 are one set
+    cache.put(B, 0, 3, 5, "b");
+    assertThat(cache.get(A, 0, 3, 4)).isEqualTo("a"); // now b is the less recently used
 
-    cache.put(c, 0, 3, 13, "c");
+    cache.put(C, 0, 3, 13, "c");
 
-    assertThat(cache.get(b, 0, 3, 5)).isNull();
-    assertThat(cache.get(a, 0, 3, 4)).isEqualTo("a");
-    assertThat(cache.get(c, 0, 3, 13)).isEqualTo("c");
+    assertThat(cache.get(B, 0, 3, 5)).isNull();
+    assertThat(cache.get(A, 0, 3, 4)).isEqualTo("a");
+    assertThat(cache.get(C, 0, 3, 13)).isEqualTo("c");
 
-    cache.put(b, 0, 3, 5, "b"); // c was used after a: a goes
-    assertThat(cache.get(a, 0, 3, 4)).isNull();
-    assertThat(cache.get(c, 0, 3, 13)).isEqualTo("c");
-    assertThat(cache.get(b, 0, 3, 5)).isEqualTo("b");
+    cache.put(B, 0, 3, 5, "b"); // c was used after a: a goes
+    assertThat(cache.get(A, 0, 3, 4)).isNull();
+    assertThat(cache.get(C, 0, 3, 13)).isEqualTo("c");
+    assertThat(cache.get(B, 0, 3, 5)).isEqualTo("b");
   }
 
   @Test
   void keysOfOtherSetsAreNotDisturbed() {
-    byte[] a = "aaa".getBytes(US_ASCII);
-    byte[] b = "bbb".getBytes(US_ASCII);
-    byte[] c = "ccc".getBytes(US_ASCII);
-    cache.put(a, 0, 3, 2, "a"); // set {2, 3}
-    cache.put(b, 0, 3, 4, "b"); // set {4, 5}
-    cache.put(c, 0, 3, 12, "c");
-    cache.put(c, 0, 3, 12, "c");
+    cache.put(A, 0, 3, 2, "a"); // set {2, 3}
+    cache.put(B, 0, 3, 4, "b"); // set {4, 5}
+    for (String other : new String[] {"ccc", "ddd", "eee", "fff"}) {
+      byte[] key = other.getBytes(US_ASCII);
+      cache.put(key, 0, 3, 6, other); // set {6, 7}, full after two
+    }
 
-    assertThat(cache.get(a, 0, 3, 2)).isEqualTo("a");
-    assertThat(cache.get(b, 0, 3, 4)).isEqualTo("b");
+    assertThat(cache.get(A, 0, 3, 2)).isEqualTo("a");
+    assertThat(cache.get(B, 0, 3, 4)).isEqualTo("b");
   }
 
   @Test
   void storingAKeyAgainReplacesItsValueWithoutAStaleCopy() {
-    byte[] a = "aaa".getBytes(US_ASCII);
-    byte[] b = "bbb".getBytes(US_ASCII);
-    cache.put(a, 0, 3, 5, "old");
-    cache.put(b, 0, 3, 13, "b"); // fills the other slot of the set
-    cache.put(a, 0, 3, 5, "new");
+    cache.put(A, 0, 3, 5, "old");
+    cache.put(B, 0, 3, 13, "b"); // fills the other slot of the set
+    cache.put(A, 0, 3, 5, "new");
 
-    assertThat(cache.get(a, 0, 3, 5)).isEqualTo("new");
-    assertThat(cache.get(b, 0, 3, 13)).isEqualTo("b");
+    assertThat(cache.get(A, 0, 3, 5)).isEqualTo("new");
+    assertThat(cache.get(B, 0, 3, 13)).isEqualTo("b");
     for (String other : new String[] {"ccc", "ddd", "eee"}) {
       byte[] key = other.getBytes(US_ASCII);
       cache.put(key, 0, 3, 21, other);
-      assertThat(cache.get(a, 0, 3, 5)).isIn("new", null);
+      assertThat(cache.get(A, 0, 3, 5)).isIn("new", null);
     }
   }
 
   @Test
   void aOneSlotCacheHoldsOneKey() {
     ByteKeyedCache<String> one = new ByteKeyedCache<>(1, 4);
-    byte[] a = "aaa".getBytes(US_ASCII);
-    byte[] b = "bbb".getBytes(US_ASCII);
-    one.put(a, 0, 3, 7, "a");
-    assertThat(one.get(a, 0, 3, 7)).isEqualTo("a");
+    one.put(A, 0, 3, 7, "a");
+    assertThat(one.get(A, 0, 3, 7)).isEqualTo("a");
 
-    one.put(b, 0, 3, 9, "b");
+    one.put(B, 0, 3, 9, "b");
 
-    assertThat(one.get(a, 0, 3, 7)).isNull();
-    assertThat(one.get(b, 0, 3, 9)).isEqualTo("b");
+    assertThat(one.get(A, 0, 3, 7)).isNull();
+    assertThat(one.get(B, 0, 3, 9)).isEqualTo("b");
   }
 
   @Test
