@@ -5,13 +5,12 @@ import dev.flatdump.report.CountingOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Measures a file's or an array's size once compressed, the way the artifacts are compressed,
- * without writing the compressed bytes anywhere.
+ * Measures a file's size once compressed, the way the artifacts are compressed, without writing the
+ * compressed bytes anywhere.
  */
 final class CompressedSizes {
 
@@ -23,17 +22,6 @@ final class CompressedSizes {
     try (InputStream in = Files.newInputStream(file);
         OutputStream out = compression.wrap(counter)) {
       in.transferTo(out);
-    }
-    return counter.count();
-  }
-
-  /** The compressed size of {@code bytes}. */
-  static long of(byte[] bytes, Compression compression) {
-    var counter = new CountingOutputStream();
-    try (OutputStream out = compression.wrap(counter)) {
-      out.write(bytes);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
     return counter.count();
   }

@@ -2,6 +2,9 @@ package dev.flatdump.bench;
 
 import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.OrgArtifact;
+import dev.flatdump.report.CompressedSize;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -120,7 +123,7 @@ public final class ReferenceBenchmark {
         for (References.Kind kind : variants.get(v)) {
           counts[v] += references.count(kind);
         }
-        compressed[v] += CompressedSizes.of(references.zeroed(copy, variants.get(v)), compression);
+        compressed[v] += compressedSize(references.zeroed(copy, variants.get(v)), compression);
       }
     }
     List<Row> rows = new ArrayList<>();
@@ -132,5 +135,13 @@ public final class ReferenceBenchmark {
 
   private static String describe(Compression compression) {
     return compression.name() + " -" + compression.level();
+  }
+
+  private static long compressedSize(byte[] bytes, Compression compression) {
+    try {
+      return CompressedSize.of(compression, ByteBuffer.wrap(bytes));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }

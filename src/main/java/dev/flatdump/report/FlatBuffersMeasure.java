@@ -5,7 +5,6 @@ import dev.flatdump.artifact.Compression;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.encode.FlatBufferOrgsBuilder;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 
 /**
@@ -16,7 +15,6 @@ import java.nio.ByteBuffer;
 final class FlatBuffersMeasure implements BaselineMeasure {
 
   private static final int INITIAL_CAPACITY = 1 << 20;
-  private static final int CHUNK = 1 << 16;
 
   private final Baseline baseline;
   private final DedupOptions dedup;
@@ -83,22 +81,14 @@ final class FlatBuffersMeasure implements BaselineMeasure {
   }
 
   private long compressedSize(Compression compression, ByteBuffer shard) {
-    var counter = new CountingOutputStream();
-    ByteBuffer source = shard.duplicate();
-    byte[] chunk = new byte[(int) Math.min(CHUNK, Math.max(1, source.remaining()))];
-    try (OutputStream out = compression.wrap(counter)) {
-      while (source.hasRemaining()) {
-        int n = Math.min(chunk.length, source.remaining());
-        source.get(chunk, 0, n);
-        out.write(chunk, 0, n);
-      }
+    try {
+      return CompressedSize.of(compression, shard);
     } catch (IOException e) {
       throw new ReportException(
           "cannot measure baseline " + baseline.id() + " with " + compression.name() + ": " + e,
           null,
           e);
     }
-    return counter.count();
   }
 
   private void requireOpen() {
