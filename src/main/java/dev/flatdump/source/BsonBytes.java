@@ -18,6 +18,7 @@ final class BsonBytes {
   static final byte STRING = 0x02;
   static final byte DOCUMENT = 0x03;
   static final byte ARRAY = 0x04;
+  static final byte OBJECT_ID = 0x07;
   static final byte BOOLEAN = 0x08;
   static final byte INT32 = 0x10;
 
@@ -104,7 +105,7 @@ final class BsonBytes {
           case STRING, 0x0D, 0x0E -> afterString(b, p); // string, JavaScript, symbol
           case DOCUMENT, ARRAY -> documentEnd(b, p, end);
           case 0x05 -> p + 5 + int32At(b, p); // binary: size, subtype, bytes
-          case 0x07 -> p + 12; // ObjectId
+          case OBJECT_ID -> p + 12;
           case BOOLEAN -> p + 1;
           case 0x0A, (byte) 0xFF, 0x7F -> p; // null, minKey, maxKey
           case INT32 -> p + 4;

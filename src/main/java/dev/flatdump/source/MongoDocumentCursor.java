@@ -12,6 +12,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoCursor;
 import dev.flatdump.FlatdumpException;
 import java.io.Closeable;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -19,9 +20,11 @@ import java.util.Objects;
 import java.util.Set;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
+import org.bson.BsonObjectId;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
 import org.bson.conversions.Bson;
+import org.bson.types.ObjectId;
 
 /**
  * Streams a collection's documents in {@code _id} order, as their BSON bytes with their {@code
@@ -56,6 +59,14 @@ public final class MongoDocumentCursor
       Objects.requireNonNull(reopenBackoff, "reopenBackoff");
     }
   }
+
+  private static final int OBJECT_ID_SIZE = 12;
+
+  /** "_id" and its NUL as a little-endian int. */
+  private static final int ID_NAME = '_' | 'i' << 8 | 'd' << 16;
+
+  /** Length, type, "_id\0", an ObjectId and the document's final NUL. */
+  private static final int ID_FIRST_MIN_SIZE = 4 + 1 + 4 + OBJECT_ID_SIZE + 1;
 
   private static final Bson ID_INDEX = new BsonDocument("_id", new BsonInt32(1));
 
@@ -139,7 +150,7 @@ public final class MongoDocumentCursor
         }
         while (cursor.hasNext()) {
           RawBsonDocument raw = cursor.next();
-          BsonValue id = raw.get("_id");
+          BsonValue id = id(raw);
           if (lastId != null && lastId.equals(id)) {
             continue; // the index lower bound is inclusive: skip the record already returned
           }
@@ -169,6 +180,24 @@ public final class MongoDocumentCursor
         sleep(settings.reopenBackoff().multipliedBy(reopens));
       }
     }
+  }
+
+  /**
+   * The document's {@code _id}: read from its bytes when it is its first field and an ObjectId (as
+   * MongoDB adds it unless told otherwise), else by {@link RawBsonDocument#get}, which returns the
+   * first field of that name too. Null if there is none. {@code get} makes a reader, its context
+   * and the value for every document: about 7 % of the cursor thread's CPU on a 100K article scan.
+   */
+  static BsonValue id(RawBsonDocument document) {
+    ByteBuffer buffer = document.getByteBuffer().asNIO();
+    if (buffer.hasArray() && buffer.remaining() >= ID_FIRST_MIN_SIZE) {
+      byte[] b = buffer.array();
+      int p = buffer.arrayOffset() + buffer.position();
+      if (b[p + 4] == BsonBytes.OBJECT_ID && BsonBytes.int32At(b, p + 5) == ID_NAME) {
+        return new BsonObjectId(new ObjectId(ByteBuffer.wrap(b, p + 9, OBJECT_ID_SIZE)));
+      }
+    }
+    return document.get("_id");
   }
 
   /**
