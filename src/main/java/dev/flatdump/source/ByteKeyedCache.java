@@ -137,6 +137,33 @@ final class ByteKeyedCache<V> {
       return false;
     }
     int key = slot * maxKeyBytes;
+    if (length <= 2 * Long.BYTES && maxKeyBytes >= 2 * Long.BYTES) {
+      return shortKeyEquals(key, bytes, from, length);
+    }
     return Arrays.equals(keys, key, key + length, bytes, from, from + length);
+  }
+
+  /**
+   * A key of up to 16 bytes compared as two 8-byte words: a slot's bytes after its key are left
+   * from earlier keys, so they are masked off, and so are the bytes after the key in {@code bytes}.
+   * Near the end of {@code bytes}, where a word would reach past it, the same bytes are compared
+   * one by one.
+   */
+  private boolean shortKeyEquals(int key, byte[] bytes, int from, int length) {
+    if (from < 0 || bytes.length - from < 2 * Long.BYTES) {
+      return Arrays.equals(keys, key, key + length, bytes, from, from + length);
+    }
+    long first = (long) LONGS.get(keys, key) ^ (long) LONGS.get(bytes, from);
+    long second =
+        (long) LONGS.get(keys, key + Long.BYTES) ^ (long) LONGS.get(bytes, from + Long.BYTES);
+    return (first & lowBytes(length)) == 0 && (second & lowBytes(length - Long.BYTES)) == 0;
+  }
+
+  /** A mask of the low {@code n} bytes of a word: none for n <= 0, all for n >= 8. */
+  private static long lowBytes(int n) {
+    if (n <= 0) {
+      return 0;
+    }
+    return n >= Long.BYTES ? -1L : (1L << (n * Byte.SIZE)) - 1;
   }
 }

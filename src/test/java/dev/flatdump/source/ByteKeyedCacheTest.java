@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class ByteKeyedCacheTest {
@@ -49,6 +50,43 @@ class ByteKeyedCacheTest {
     assertThat(cache.get(b, 0, 3, 42)).isNull();
     assertThat(cache.get(a, 0, 2, 42)).isNull();
     assertThat(cache.get(a, 0, 3, 42)).isEqualTo("a");
+  }
+
+  /**
+   * Keys of up to 16 bytes are compared a word at a time: the slot's bytes after the key (left from
+   * a longer key) and the probe's bytes after it must not count, and every byte of the key must.
+   */
+  @Test
+  void comparesEveryByteOfAShortKeyAndNothingAfterIt() {
+    ByteKeyedCache<String> wide =
+        new ByteKeyedCache<>(1, 24); // one slot: each key replaces the last
+    byte[] stale = "ZZZZZZZZZZZZZZZZZZZZZZZZ".getBytes(US_ASCII);
+    for (int length = 0; length <= 20; length++) {
+      wide.put(stale, 0, stale.length, 7, "stale"); // fills the slot's 24 bytes
+      byte[] source = new byte[40];
+      for (int i = 0; i < source.length; i++) {
+        source[i] = (byte) ('a' + i % 26);
+      }
+      int from = 3;
+      wide.put(source, from, length, 7, "key");
+      for (int at = 0; at < source.length; at++) {
+        byte[] probe = source.clone();
+        probe[at] ^= 0x20;
+        boolean inKey = at >= from && at < from + length;
+        assertThat(wide.get(probe, from, length, 7))
+            .as("length %d, byte %d changed", length, at)
+            .isEqualTo(inKey ? null : "key");
+      }
+      // the key as the last bytes of an array, where a word would reach past its end
+      byte[] tail = Arrays.copyOfRange(source, 0, from + length);
+      assertThat(wide.get(tail, from, length, 7))
+          .as("length %d at the end", length)
+          .isEqualTo("key");
+      if (length > 0) {
+        tail[tail.length - 1] ^= 0x20;
+        assertThat(wide.get(tail, from, length, 7)).as("length %d, end changed", length).isNull();
+      }
+    }
   }
 
   @Test
