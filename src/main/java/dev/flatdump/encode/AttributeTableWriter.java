@@ -202,8 +202,9 @@ final class AttributeTableWriter {
   }
 
   /**
-   * 0..7 zero bytes, as {@code FlatBufferBuilder.pad} (the space may hold a dropped vtable's bytes),
-   * in at most three writes instead of one per byte; all of them zero, their order does not matter.
+   * 0..7 zero bytes, as {@code FlatBufferBuilder.pad} (the space may hold a dropped vtable's
+   * bytes), in at most three writes instead of one per byte; all of them zero, their order does not
+   * matter.
    */
   private void pad(int bytes) {
     if ((bytes & 4) != 0) {
