@@ -146,8 +146,8 @@ final class ByteKeyedCache<V> {
   /**
    * A key of up to 16 bytes compared as two 8-byte words: a slot's bytes after its key are left
    * from earlier keys, so they are masked off, and so are the bytes after the key in {@code bytes}.
-   * Near the end of {@code bytes}, where a word would reach past it, the same bytes are compared
-   * one by one.
+   * Near the end of {@code bytes}, where a word would reach past it, {@code Arrays.equals} compares
+   * them as before.
    */
   private boolean shortKeyEquals(int key, byte[] bytes, int from, int length) {
     if (from < 0 || bytes.length - from < 2 * Long.BYTES) {
