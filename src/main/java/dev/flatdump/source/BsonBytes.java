@@ -152,7 +152,7 @@ final class BsonBytes {
         word |= (bytes[i] & 0xFFL) << (8 * i);
       }
       // the NUL is the zero byte after the name; a name of 8 bytes has its NUL after the word
-      long mask = bytes.length + 1 >= Long.BYTES ? -1L : (1L << (8 * (bytes.length + 1))) - 1;
+      long mask = lowBytes(bytes.length + 1);
       return new FieldName(bytes, word, mask, bytes.length + 1);
     }
 
@@ -167,6 +167,14 @@ final class BsonBytes {
       long w = (long) LONG_LE.get(b, p);
       return size <= Long.BYTES ? (w & mask) == word : w == word && b[p + Long.BYTES] == 0;
     }
+  }
+
+  /** A mask of the low {@code n} bytes of a little-endian word: none for n <= 0, all for n >= 8. */
+  static long lowBytes(int n) {
+    if (n <= 0) {
+      return 0;
+    }
+    return n >= Long.BYTES ? -1L : (1L << (n * Byte.SIZE)) - 1;
   }
 
   static boolean is(byte[] b, byte[] expected, int from, int length) {

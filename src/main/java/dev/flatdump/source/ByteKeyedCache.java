@@ -156,14 +156,7 @@ final class ByteKeyedCache<V> {
     long first = (long) LONGS.get(keys, key) ^ (long) LONGS.get(bytes, from);
     long second =
         (long) LONGS.get(keys, key + Long.BYTES) ^ (long) LONGS.get(bytes, from + Long.BYTES);
-    return (first & lowBytes(length)) == 0 && (second & lowBytes(length - Long.BYTES)) == 0;
-  }
-
-  /** A mask of the low {@code n} bytes of a word: none for n <= 0, all for n >= 8. */
-  private static long lowBytes(int n) {
-    if (n <= 0) {
-      return 0;
-    }
-    return n >= Long.BYTES ? -1L : (1L << (n * Byte.SIZE)) - 1;
+    return (first & BsonBytes.lowBytes(length)) == 0
+        && (second & BsonBytes.lowBytes(length - Long.BYTES)) == 0;
   }
 }

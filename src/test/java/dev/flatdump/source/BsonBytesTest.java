@@ -20,6 +20,16 @@ class BsonBytesTest {
   }
 
   @Test
+  void lowBytesMasksExactlyTheFirstNBytesOfAWord() {
+    assertThat(BsonBytes.lowBytes(-8)).isZero();
+    assertThat(BsonBytes.lowBytes(0)).isZero();
+    assertThat(BsonBytes.lowBytes(1)).isEqualTo(0xFFL);
+    assertThat(BsonBytes.lowBytes(7)).isEqualTo(0x00FF_FFFF_FFFF_FFFFL);
+    assertThat(BsonBytes.lowBytes(8)).isEqualTo(-1L);
+    assertThat(BsonBytes.lowBytes(9)).isEqualTo(-1L);
+  }
+
+  @Test
   void aFieldNameIsRecognisedOnlyWithItsNulRightAfterIt() {
     FieldName size = FieldName.of("size");
     assertThat(size.size()).isEqualTo(5);
