@@ -7,9 +7,11 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * The string values of a {@link RawOrgDecoder}'s documents: decoded from their BSON bytes, and a
- * string of bytes seen before is the same {@code String} instance, found by its bytes ({@link
- * ByteKeyedCache}) without decoding it again. Throws {@link BsonBytes#NOT_PLAIN} for anything that
- * is not a plain string, so that {@link OrgCodec} decides and words the reason.
+ * string of bytes seen before is the same {@code String} instance, found by its bytes without
+ * decoding it again: a string of up to {@value ShortKeyCache#MAX_BYTES} bytes (attribute ids,
+ * categories, countries) by two words ({@link ShortKeyCache}), a longer one by its byte range
+ * ({@link ByteKeyedCache}). Throws {@link BsonBytes#NOT_PLAIN} for anything that is not a plain
+ * string, so that {@link OrgCodec} decides and words the reason.
  *
  * <p>Not thread-safe: one per decoder.
  */
@@ -19,6 +21,10 @@ final class RawStrings {
   // than decoding again. Longer strings are decoded every time.
   private final ByteKeyedCache<String> strings = new ByteKeyedCache<>(1 << 14, 64);
 
+  // 2,048 short strings in 40 KiB: the ids and words that repeat in every document stay in the
+  // core's L1 and L2 caches.
+  private final ShortKeyCache<String> shortStrings = new ShortKeyCache<>(1 << 10);
+
   /** The string value at {@code p} (its length prefix), shared with earlier ones of its bytes. */
   String at(byte[] b, byte bsonType, int p, int end) {
     if (bsonType != STRING) {
@@ -26,6 +32,16 @@ final class RawStrings {
     }
     int length = stringLength(b, p, end);
     int from = p + 4;
+    if (ShortKeyCache.fits(b, from, length)) {
+      long first = ShortKeyCache.first(b, from, length);
+      long second = ShortKeyCache.second(b, from, length);
+      String value = shortStrings.get(first, second);
+      if (value == null) {
+        value = decode(b, from, length);
+        shortStrings.put(first, second, value);
+      }
+      return value;
+    }
     int hash = ByteKeyedCache.hash(b, from, length);
     String value = strings.get(b, from, length, hash);
     if (value == null) {
