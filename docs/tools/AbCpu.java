@@ -43,9 +43,8 @@ public class AbCpu {
   private record Build(String name, MethodHandle newDecoder, MethodHandle decode,
       MethodHandle newBuilder, MethodHandle add, MethodHandle finish) {
 
-    static Build load(String classes, String profile) throws Throwable {
-      var loader = new URLClassLoader(new URL[] {Path.of(classes).toUri().toURL()},
-          ClassLoader.getSystemClassLoader());
+    static Build load(String classes) throws Throwable {
+      ClassLoader loader = loader(classes);
       Class<?> org = loader.loadClass("dev.flatdump.Org");
       Class<?> decoder = loader.loadClass("dev.flatdump.source.RawOrgDecoder");
       Class<?> builder = loader.loadClass("dev.flatdump.encode.FlatBufferOrgsBuilder");
@@ -71,11 +70,16 @@ public class AbCpu {
     }
   }
 
+  /** A class loader of its own for one build's classes; the dependencies come from the class path. */
+  private static ClassLoader loader(String classes) throws Exception {
+    return new URLClassLoader(new URL[] {Path.of(classes).toUri().toURL()},
+        ClassLoader.getSystemClassLoader());
+  }
+
   /** The documents, made with the first build's generator and codec, as {@code bench cpu} does. */
   private static List<RawBsonDocument> documents(String classes, String profile, int count)
       throws Throwable {
-    var loader = new URLClassLoader(new URL[] {Path.of(classes).toUri().toURL()},
-        ClassLoader.getSystemClassLoader());
+    ClassLoader loader = loader(classes);
     Class<?> profiles = loader.loadClass("dev.flatdump.sample.Profile");
     Class<?> generatorClass = loader.loadClass("dev.flatdump.sample.OrgGenerator");
     Class<?> org = loader.loadClass("dev.flatdump.Org");
@@ -105,7 +109,7 @@ public class AbCpu {
     int orgs = Integer.parseInt(args[1]);
     int rounds = Integer.parseInt(args[2]);
     List<RawBsonDocument> documents = documents(args[3], args[0], orgs);
-    Build[] builds = {Build.load(args[3], args[0]), Build.load(args[4], args[0])};
+    Build[] builds = {Build.load(args[3]), Build.load(args[4])};
     var threads = ManagementFactory.getThreadMXBean();
     long[][] nanos = new long[2][rounds];
     long[] sizes = new long[2];

@@ -21,7 +21,7 @@ final class RawStrings {
   // than decoding again. Longer strings are decoded every time.
   private final ByteKeyedCache<String> strings = new ByteKeyedCache<>(1 << 14, 64);
 
-  // 2,048 short strings in 40 KiB: the ids and words that repeat in every document stay in the
+  // 2,048 short strings in 41 KiB: the ids and words that repeat in every document stay in the
   // core's L1 and L2 caches.
   private final ShortKeyCache<String> shortStrings = new ShortKeyCache<>(1 << 10);
 

@@ -1,16 +1,12 @@
 package dev.flatdump.source;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-
 /**
  * A small two-way set-associative cache from keys of up to {@value #MAX_BYTES} bytes to values, as
  * {@link ByteKeyedCache} but with each key held as two words instead of a byte range: the key's
  * bytes in little-endian order, the bytes after it zero, and its length in the top byte of the
- * second word ({@link #key}). Two words say exactly which bytes the key is, so a lookup is a
- * multiply for the set and two word compares per way, all in one cache line of keys: for the
- * attribute ids, categories and countries that repeat in every document.
+ * second word ({@link #first}, {@link #second}). Two words say exactly which bytes the key is, so a
+ * lookup is a multiply for the set and two word compares per way, in the 32 bytes of keys its set
+ * has side by side: for the attribute ids, categories and countries that repeat in every document.
  *
  * <p>A new key takes the way of its set that was used less recently. Never grows. Not thread-safe:
  * one cache per decoding thread.
@@ -19,9 +15,6 @@ final class ShortKeyCache<V> {
 
   /** The longest key: its last byte still leaves the second word's top byte for the length. */
   static final int MAX_BYTES = 15;
-
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final int shift;
 
@@ -47,8 +40,9 @@ final class ShortKeyCache<V> {
   }
 
   /**
-   * Whether {@link #key} can read the key {@code [from, from + length)} of {@code bytes}: at most
-   * {@value #MAX_BYTES} bytes, and 16 bytes readable from its start (the words read past its end).
+   * Whether {@link #first} and {@link #second} can read the key {@code [from, from + length)} of
+   * {@code bytes}: at most {@value #MAX_BYTES} bytes, and 16 bytes readable from its start (the
+   * words read past its end).
    */
   static boolean fits(byte[] bytes, int from, int length) {
     return length <= MAX_BYTES && from >= 0 && bytes.length - from >= 2 * Long.BYTES;
@@ -58,12 +52,13 @@ final class ShortKeyCache<V> {
    * The key's first word: its first 8 bytes, those past its end zero. Only where it {@link #fits}.
    */
   static long first(byte[] bytes, int from, int length) {
-    return (long) LONGS.get(bytes, from) & BsonBytes.lowBytes(length);
+    return BsonBytes.int64(bytes, from, bytes.length) & BsonBytes.lowBytes(length);
   }
 
   /** The key's second word: its bytes 8..14, those past its end zero, and its length on top. */
   static long second(byte[] bytes, int from, int length) {
-    return (long) LONGS.get(bytes, from + Long.BYTES) & BsonBytes.lowBytes(length - Long.BYTES)
+    return BsonBytes.int64(bytes, from + Long.BYTES, bytes.length)
+            & BsonBytes.lowBytes(length - Long.BYTES)
         | (long) length << 56;
   }
 
