@@ -32,8 +32,8 @@ import org.bson.conversions.Bson;
  * export does: all documents, whole (no projection), in {@code _id} order along the {@code _id}
  * index, in batches of the same size.
  *
- * <p>Each run does every row once, in that order, after one warm-up run of all rows, so that drift
- * in the machine's load hits every row alike. Not thread-safe; run one at a time.
+ * <p>Each run does every row once, in that order, after warm-up runs of all rows, so that drift in
+ * the machine's load hits every row alike. Not thread-safe; run one at a time.
  */
 public final class ExportBenchmark {
 
@@ -44,7 +44,8 @@ public final class ExportBenchmark {
    *     ConnectionStrings.hosts})
    * @param database the database
    * @param collection the collection to scan and export
-   * @param runs measured runs, after one warm-up run; at least 1
+   * @param runs measured runs, after the warm-up runs; at least 1
+   * @param warmups runs of every row before the measured ones, not measured; at least 0
    * @param batchSize the cursor batch size of every row, as the export's {@code --batch-size}
    * @param dir where the exports are written, one directory per run (created if missing)
    * @param keepFiles keep the exports; otherwise each is deleted once measured
@@ -56,6 +57,7 @@ public final class ExportBenchmark {
       String database,
       String collection,
       int runs,
+      int warmups,
       int batchSize,
       long shardSize,
       Path dir,
@@ -69,6 +71,9 @@ public final class ExportBenchmark {
       Objects.requireNonNull(dir, "dir must be set");
       if (runs < 1) {
         throw new IllegalArgumentException("runs must be >= 1, got " + runs);
+      }
+      if (warmups < 0) {
+        throw new IllegalArgumentException("warm-up runs must be >= 0, got " + warmups);
       }
       if (batchSize < 1) {
         throw new IllegalArgumentException("batch size must be >= 1, got " + batchSize);
@@ -136,7 +141,7 @@ public final class ExportBenchmark {
     long[][] peakRss = new long[rows.size()][runs];
     Pass[] last = new Pass[rows.size()];
     boolean rssPerRow = ProcessMemory.resetPeakRss();
-    for (int run = -1; run < runs; run++) { // run -1 warms up
+    for (int run = -settings.warmups(); run < runs; run++) { // negative runs warm up
       for (int i = 0; i < rows.size(); i++) {
         rows.get(i).before(run);
         probe.start();
@@ -152,7 +157,7 @@ public final class ExportBenchmark {
                 Locale.ROOT,
                 "%s %s: %s, %,d docs, peak heap used %s, peak live %s, peak RSS %s%s",
                 names.get(i),
-                run < 0 ? "warm-up" : "run " + (run + 1),
+                run < 0 ? "warm-up " + (settings.warmups() + run + 1) : "run " + (run + 1),
                 Figures.millis(took),
                 pass.docs(),
                 Figures.bytes(use.peakUsedBytes()),
@@ -281,7 +286,12 @@ public final class ExportBenchmark {
     }
 
     private Path dir(int run) {
-      return settings.dir().resolve(run < 0 ? "export-warm-up" : "export-run-" + (run + 1));
+      return settings
+          .dir()
+          .resolve(
+              run < 0
+                  ? "export-warm-up-" + (settings.warmups() + run + 1)
+                  : "export-run-" + (run + 1));
     }
   }
 }

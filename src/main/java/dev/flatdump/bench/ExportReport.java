@@ -48,8 +48,7 @@ public record ExportReport(
         String.format(
             Locale.ROOT,
             "Export: %s.%s, %,d documents, %s of BSON; batch size %d; shard size %s; median of %d run%s"
-                + " after"
-                + " a warm-up run; load average %s at the start, %s at the end.%n",
+                + " after %s; load average %s at the start, %s at the end.%n",
             settings.database(),
             settings.collection(),
             floor.docs(),
@@ -58,6 +57,11 @@ public record ExportReport(
             Figures.bytes(settings.shardSize()),
             settings.runs(),
             settings.runs() == 1 ? "" : "s",
+            switch (settings.warmups()) {
+              case 0 -> "no warm-up run";
+              case 1 -> "a warm-up run";
+              default -> settings.warmups() + " warm-up runs";
+            },
             loadBefore,
             loadAfter));
     md.append("Machine: ").append(machine).append(".\n\n");

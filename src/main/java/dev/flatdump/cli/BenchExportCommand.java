@@ -43,8 +43,17 @@ public final class BenchExportCommand implements Callable<Integer> {
       names = "--runs",
       defaultValue = "3",
       paramLabel = "N",
-      description = "Measured runs, after one warm-up run (default: ${DEFAULT-VALUE}).")
+      description = "Measured runs, after the warm-up runs (default: ${DEFAULT-VALUE}).")
   private int runs;
+
+  @Option(
+      names = "--warmup",
+      defaultValue = "3",
+      paramLabel = "N",
+      description =
+          "Unmeasured runs of every row first, while the JIT compiles (default:"
+              + " ${DEFAULT-VALUE}).")
+  private int warmups;
 
   @Option(
       names = "--batch-size",
@@ -95,6 +104,7 @@ public final class BenchExportCommand implements Callable<Integer> {
                   mongo.db,
                   mongo.collection,
                   runs,
+                  warmups,
                   batchSize,
                   ByteSizes.parse(shardSize),
                   dir,

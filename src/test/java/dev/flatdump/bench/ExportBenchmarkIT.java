@@ -62,7 +62,7 @@ class ExportBenchmarkIT {
             .build();
     var settings =
         new ExportBenchmark.Settings(
-            "test", database.getName(), "orgs", 1, 20, 1 << 20, dir, false, List.of());
+            "test", database.getName(), "orgs", 1, 1, 20, 1 << 20, dir, false, List.of());
 
     try (MongoClient client = MongoClients.create(clientSettings)) {
       ExportReport report = ExportBenchmark.run(client, settings, line -> {});

@@ -22,11 +22,14 @@ class BenchExportCommandIT {
             concat(new String[] {"generate", "--orgs", "300", "--profile", "realistic"}, target));
     assertThat(generated.exitCode()).as(generated.toString()).isZero();
 
-    CliRun run = CliRun.of(concat(new String[] {"bench", "export", "--runs", "1"}, target));
+    CliRun run =
+        CliRun.of(concat(new String[] {"bench", "export", "--runs", "1", "--warmup", "2"}, target));
 
     assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.err()).contains("warm-up 1:").contains("warm-up 2:").doesNotContain("warm-up 3");
     assertThat(run.out())
         .contains("300 documents")
+        .contains("median of 1 run after 2 warm-up runs;")
         .contains("| raw cursor scan (RawBsonDocument, sum of byte lengths) |")
         .contains("| driver Document scan (DocumentCodec) |")
         .contains("| flatdump reader only (MongoOrgSource: BSON → records) |")
@@ -51,6 +54,8 @@ class BenchExportCommandIT {
                   "export",
                   "--runs",
                   "1",
+                  "--warmup",
+                  "0",
                   "--compress",
                   "gzip,zstd",
                   "--out",
@@ -59,7 +64,10 @@ class BenchExportCommandIT {
                 target));
 
     assertThat(run.exitCode()).as(run.toString()).isZero();
-    assertThat(run.out()).contains("| flatdump export (ExportLauncher, --compress gzip,zstd) |");
+    assertThat(run.out())
+        .contains("median of 1 run after no warm-up run;")
+        .contains("| flatdump export (ExportLauncher, --compress gzip,zstd) |");
+    assertThat(out.resolve("export-warm-up-1")).doesNotExist();
     Path export = out.resolve("export-run-1");
     assertThat(export.resolve("organizations.fb.gz")).isNotEmptyFile();
     assertThat(export.resolve("organizations.fb.zst")).isNotEmptyFile();
