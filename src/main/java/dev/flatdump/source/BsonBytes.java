@@ -130,6 +130,11 @@ final class BsonBytes {
     return (int) INT_LE.get(b, p);
   }
 
+  /** The little-endian long at {@code p}, with no check beyond the array's own. */
+  static long int64At(byte[] b, int p) {
+    return (long) LONG_LE.get(b, p);
+  }
+
   /**
    * An element name of 1..8 ASCII bytes, recognised by one 8-byte load and compare at the name's
    * start instead of a scan for its NUL and a comparison.

@@ -1,8 +1,5 @@
 package dev.flatdump.source;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -12,15 +9,13 @@ import java.util.Arrays;
  * set that was used less recently. So the cache never grows ({@code slots × maxKeyBytes} bytes of
  * keys), stays small enough to live in the CPU's cache and keeps the keys that come back often. Two
  * ways rather than one because a few frequent keys always share a slot by their hashes (3 pairs of
- * the 400 attribute ids in 16K slots), and with one way each pair evicted the other on every other
- * use.
+ * the 400 attribute ids in 16K slots, when the ids were kept here; short strings now have {@link
+ * ShortKeyCache}), and with one way each pair evicted the other on every other use.
  *
  * <p>Not thread-safe: one cache per decoding thread.
  */
 final class ByteKeyedCache<V> {
 
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long MIX = 0x9E3779B97F4A7C15L;
 
   private final int mask;
@@ -63,16 +58,16 @@ final class ByteKeyedCache<V> {
     int i = from;
     int end = from + length;
     for (; i + 2 * Long.BYTES <= end; i += 2 * Long.BYTES) {
-      a = Long.rotateLeft((a ^ (long) LONGS.get(bytes, i)) * MIX, 29);
-      b = Long.rotateLeft((b ^ (long) LONGS.get(bytes, i + Long.BYTES)) * MIX, 29);
+      a = Long.rotateLeft((a ^ BsonBytes.int64At(bytes, i)) * MIX, 29);
+      b = Long.rotateLeft((b ^ BsonBytes.int64At(bytes, i + Long.BYTES)) * MIX, 29);
     }
     if (i + Long.BYTES <= end) {
-      a = Long.rotateLeft((a ^ (long) LONGS.get(bytes, i)) * MIX, 29);
+      a = Long.rotateLeft((a ^ BsonBytes.int64At(bytes, i)) * MIX, 29);
       i += Long.BYTES;
     }
     if (i < end && length >= Long.BYTES) {
       // The last 1..7 bytes in one step: the 8 bytes that end the key, some of them hashed above.
-      b = Long.rotateLeft((b ^ (long) LONGS.get(bytes, end - Long.BYTES)) * MIX, 29);
+      b = Long.rotateLeft((b ^ BsonBytes.int64At(bytes, end - Long.BYTES)) * MIX, 29);
     } else {
       for (; i < end; i++) {
         a = (a ^ bytes[i]) * MIX;
@@ -137,26 +132,6 @@ final class ByteKeyedCache<V> {
       return false;
     }
     int key = slot * maxKeyBytes;
-    if (length <= 2 * Long.BYTES && maxKeyBytes >= 2 * Long.BYTES) {
-      return shortKeyEquals(key, bytes, from, length);
-    }
     return Arrays.equals(keys, key, key + length, bytes, from, from + length);
-  }
-
-  /**
-   * A key of up to 16 bytes compared as two 8-byte words: a slot's bytes after its key are left
-   * from earlier keys, so they are masked off, and so are the bytes after the key in {@code bytes}.
-   * Near the end of {@code bytes}, where a word would reach past it, {@code Arrays.equals} compares
-   * them as before.
-   */
-  private boolean shortKeyEquals(int key, byte[] bytes, int from, int length) {
-    if (from < 0 || bytes.length - from < 2 * Long.BYTES) {
-      return Arrays.equals(keys, key, key + length, bytes, from, from + length);
-    }
-    long first = (long) LONGS.get(keys, key) ^ (long) LONGS.get(bytes, from);
-    long second =
-        (long) LONGS.get(keys, key + Long.BYTES) ^ (long) LONGS.get(bytes, from + Long.BYTES);
-    return (first & BsonBytes.lowBytes(length)) == 0
-        && (second & BsonBytes.lowBytes(length - Long.BYTES)) == 0;
   }
 }

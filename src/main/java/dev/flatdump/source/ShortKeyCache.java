@@ -52,13 +52,12 @@ final class ShortKeyCache<V> {
    * The key's first word: its first 8 bytes, those past its end zero. Only where it {@link #fits}.
    */
   static long first(byte[] bytes, int from, int length) {
-    return BsonBytes.int64(bytes, from, bytes.length) & BsonBytes.lowBytes(length);
+    return BsonBytes.int64At(bytes, from) & BsonBytes.lowBytes(length);
   }
 
   /** The key's second word: its bytes 8..14, those past its end zero, and its length on top. */
   static long second(byte[] bytes, int from, int length) {
-    return BsonBytes.int64(bytes, from + Long.BYTES, bytes.length)
-            & BsonBytes.lowBytes(length - Long.BYTES)
+    return BsonBytes.int64At(bytes, from + Long.BYTES) & BsonBytes.lowBytes(length - Long.BYTES)
         | (long) length << 56;
   }
 

@@ -53,8 +53,8 @@ class ByteKeyedCacheTest {
   }
 
   /**
-   * Keys of up to 16 bytes are compared a word at a time: the slot's bytes after the key (left from
-   * a longer key) and the probe's bytes after it must not count, and every byte of the key must.
+   * Short keys: the slot's bytes after the key (left from a longer key) and the probe's bytes after
+   * it must not count, and every byte of the key must.
    */
   @Test
   void comparesEveryByteOfAShortKeyAndNothingAfterIt() {
