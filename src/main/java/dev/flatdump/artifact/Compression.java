@@ -57,7 +57,7 @@ public sealed interface Compression permits GzipCompression, ZstdCompression {
    * Creates a compression by name.
    *
    * @param name {@code gzip} or {@code zstd}, case-insensitive
-   * @param level the level, or {@code null} for the algorithm's default (gzip 6, zstd 9)
+   * @param level the level, or {@code null} for the algorithm's default (gzip 6, zstd 3)
    * @return the compression with {@link #defaultThreads()} threads
    * @throws IllegalArgumentException for an unknown name or a level out of the algorithm's range
    */

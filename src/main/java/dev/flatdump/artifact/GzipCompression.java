@@ -10,7 +10,8 @@ import java.util.zip.Deflater;
  */
 public record GzipCompression(int level, int threads) implements Compression {
 
-  static final int DEFAULT_LEVEL = 6;
+  /** gzip's own default level, and the export's. */
+  public static final int DEFAULT_LEVEL = 6;
 
   public GzipCompression {
     requireLevel(level);

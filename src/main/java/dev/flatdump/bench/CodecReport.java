@@ -1,5 +1,7 @@
 package dev.flatdump.bench;
 
+import dev.flatdump.artifact.GzipCompression;
+import dev.flatdump.artifact.ZstdCompression;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -59,8 +61,11 @@ public record CodecReport(
             loadAfter));
     md.append("Machine: ").append(machine).append(".\n\n");
     md.append(
-        "| format | write | file | gzip -6 | zstd -9 | peak heap used | peak live heap"
-            + " | read some | read all |\n");
+        "| format | write | file | gzip -"
+            + GzipCompression.DEFAULT_LEVEL
+            + " | zstd -"
+            + ZstdCompression.DEFAULT_LEVEL
+            + " | peak heap used | peak live heap | read some | read all |\n");
     md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (CodecRow r : rows) {
       md.append("| ")

@@ -8,7 +8,7 @@ package dev.flatdump.bench;
  * @param writeNanos serializing the records and writing the file
  * @param fileBytes the file's size
  * @param gzipBytes the file gzipped at level 6 (the export's default)
- * @param zstdBytes the file zstd-compressed at level 9 (the export's default)
+ * @param zstdBytes the file zstd-compressed at the export's default level
  * @param peakUsedBytes heap used at the peak of writing, garbage included, above the live heap
  *     before it
  * @param peakLiveBytes heap live at the peak of writing (after collections), above the live heap

@@ -2,6 +2,8 @@ package dev.flatdump.bench;
 
 import com.mongodb.client.MongoClient;
 import dev.flatdump.FlatdumpException;
+import dev.flatdump.artifact.GzipCompression;
+import dev.flatdump.artifact.ZstdCompression;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.job.ExportOptions;
@@ -19,7 +21,7 @@ import org.springframework.batch.core.step.StepExecution;
 
 /**
  * One real export for {@link ExportBenchmark}: {@link ExportLauncher#run} (what {@code flatdump
- * export} runs) into an emptied directory, with the settings' compressed copies (gzip 6, zstd 9,
+ * export} runs) into an emptied directory, with the settings' compressed copies (gzip 6, zstd 3,
  * the export's defaults; none by default), all de-dup on, no baselines, shards of the settings'
  * size, with the default job repository in that directory. Stateless.
  */
@@ -50,8 +52,8 @@ final class LauncherExport {
             out,
             "{}",
             settings.compress(),
-            6,
-            9,
+            GzipCompression.DEFAULT_LEVEL,
+            ZstdCompression.DEFAULT_LEVEL,
             DedupOptions.ALL,
             List.of(),
             settings.shardSize(),

@@ -34,7 +34,7 @@ public final class BenchRefsCommand implements Callable<Integer> {
 
   @Option(
       names = "--zstd-level",
-      defaultValue = "9",
+      defaultValue = "" + ZstdCompression.DEFAULT_LEVEL,
       paramLabel = "N",
       description = "zstd level, as the export's option (default: ${DEFAULT-VALUE}).")
   private int level;

@@ -2,6 +2,8 @@ package dev.flatdump.cli;
 
 import com.mongodb.client.MongoClient;
 import dev.flatdump.artifact.Compression;
+import dev.flatdump.artifact.GzipCompression;
+import dev.flatdump.artifact.ZstdCompression;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.job.ExportOptions;
@@ -71,14 +73,14 @@ public final class ExportCommand implements Callable<Integer> {
 
   @Option(
       names = "--gzip-level",
-      defaultValue = "6",
+      defaultValue = "" + GzipCompression.DEFAULT_LEVEL,
       paramLabel = "1-9",
       description = "gzip level (default: ${DEFAULT-VALUE}).")
   private int gzipLevel;
 
   @Option(
       names = "--zstd-level",
-      defaultValue = "9",
+      defaultValue = "" + ZstdCompression.DEFAULT_LEVEL,
       paramLabel = "1-22",
       description = "zstd level (default: ${DEFAULT-VALUE}).")
   private int zstdLevel;

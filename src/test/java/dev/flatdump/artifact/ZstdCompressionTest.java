@@ -36,7 +36,7 @@ class ZstdCompressionTest extends CompressionContract {
 
   @Override
   int defaultLevel() {
-    return 9;
+    return 3;
   }
 
   @Override
