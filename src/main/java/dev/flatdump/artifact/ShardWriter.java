@@ -41,6 +41,7 @@ public final class ShardWriter {
   private final long shardSizeBytes;
   private final int initialCapacity;
   private final int capacityCap;
+  private final long expectedOrgs;
   private final List<ShardFile> shards;
   private DedupStats stats;
   private FlatBufferOrgsBuilder builder;
@@ -60,6 +61,23 @@ public final class ShardWriter {
       int initialCapacity,
       List<ShardFile> completed,
       DedupStats statsSoFar) {
+    this(dir, dedup, shardSizeBytes, initialCapacity, 0, completed, statsSoFar);
+  }
+
+  /**
+   * @param expectedOrgs how many orgs the whole export will probably write (completed shards
+   *     included), from the collection's count; 0 if unknown. Each shard's buffer then grows
+   *     straight to the size the orgs left forecast, up to the shard's cap, instead of doubling
+   *     ({@link FlatBufferOrgsBuilder#expectOrgs}); the files are the same either way.
+   */
+  public ShardWriter(
+      Path dir,
+      DedupOptions dedup,
+      long shardSizeBytes,
+      int initialCapacity,
+      long expectedOrgs,
+      List<ShardFile> completed,
+      DedupStats statsSoFar) {
     this.dir = Objects.requireNonNull(dir, "dir");
     this.dedup = Objects.requireNonNull(dedup, "dedup");
     if (shardSizeBytes < 1024 || shardSizeBytes > MAX_SHARD_SIZE) {
@@ -72,6 +90,10 @@ public final class ShardWriter {
     // the last, often small, shard does not hold a whole shard's buffer; two copies per full shard.
     this.capacityCap = (int) (shardSizeBytes + (1 << 20));
     this.initialCapacity = (int) Math.max(1024, Math.min(initialCapacity, capacityCap / 4));
+    if (expectedOrgs < 0) {
+      throw new IllegalArgumentException("expectedOrgs must be >= 0, got " + expectedOrgs);
+    }
+    this.expectedOrgs = expectedOrgs;
     this.shards = new ArrayList<>(completed);
     this.stats = statsSoFar == null ? DedupStats.EMPTY : statsSoFar;
   }
@@ -89,6 +111,7 @@ public final class ShardWriter {
   public boolean add(Org org) {
     if (builder == null) {
       builder = new FlatBufferOrgsBuilder(dedup, initialCapacity, capacityCap);
+      builder.expectOrgs(Math.max(0, expectedOrgs - written()));
     }
     builder.add(org);
     if (builder.finishedSizeBound() >= shardSizeBytes) {
@@ -140,6 +163,15 @@ public final class ShardWriter {
     } catch (ExecutionException e) {
       throw new ArtifactException("cannot hash " + file + ": " + e.getCause(), e.getCause());
     }
+  }
+
+  /** Orgs in the shards completed so far. */
+  private long written() {
+    long orgs = 0;
+    for (ShardFile shard : shards) {
+      orgs += shard.records();
+    }
+    return orgs;
   }
 
   /** The shards completed so far, in order. */

@@ -2,6 +2,8 @@ package dev.flatdump.encode;
 
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * Hands out a {@link FlatBufferBuilder}'s buffers and remembers the newest, which is the one in
@@ -11,11 +13,16 @@ import java.nio.ByteBuffer;
  * <p>Growth stops at a cap before doubling past it: the builder asks for twice its buffer's size
  * but takes the capacity it gets ({@code FlatBufferBuilder.growByteBuffer}), and asks again if that
  * is still too small. Once the buffer is at the cap, it doubles as usual.
+ *
+ * <p>Below the cap, a {@link #forecast} may also make a growth larger than twice: to the bytes the
+ * buffer is expected to need in the end (at most the cap), so that a buffer that would double two
+ * or three times is copied once. The finished bytes do not depend on the buffer's capacity.
  */
 final class CurrentBufferFactory extends FlatBufferBuilder.ByteBufferFactory {
 
   private final FlatBufferBuilder.ByteBufferFactory buffers;
   private final int capBytes;
+  private LongSupplier forecast = () -> 0;
   private ByteBuffer current;
 
   CurrentBufferFactory(FlatBufferBuilder.ByteBufferFactory buffers, int capBytes) {
@@ -35,11 +42,19 @@ final class CurrentBufferFactory extends FlatBufferBuilder.ByteBufferFactory {
     return new CurrentBufferFactory(FlatBufferBuilder.HeapByteBufferFactory.INSTANCE, capBytes);
   }
 
+  /**
+   * What to grow to: asked at each growth below the cap, it returns the bytes the buffer is
+   * expected to need in the end, or 0 (or less) for no forecast.
+   */
+  void forecast(LongSupplier bytesNeeded) {
+    this.forecast = Objects.requireNonNull(bytesNeeded, "bytesNeeded");
+  }
+
   @Override
   public ByteBuffer newByteBuffer(int capacity) {
     int size = capacity;
-    if (current != null && capacity > capBytes && current.capacity() < capBytes) {
-      size = capBytes;
+    if (current != null && current.capacity() < capBytes) {
+      size = (int) Math.min(Math.max(capacity, forecast.getAsLong()), capBytes);
     }
     current = buffers.newByteBuffer(size);
     return current;

@@ -36,6 +36,13 @@ public final class FlatBufferOrgsBuilder {
    */
   static final int FINISH_BYTES = 48;
 
+  /**
+   * Orgs added before {@link #expectOrgs}'s forecast applies: the first orgs of a buffer are its
+   * largest (every string and attribute is new to it), so a forecast from a few of them would
+   * over-allocate wherever de-dup works (after one realistic org, five times the shard).
+   */
+  static final int FORECAST_MIN_ORGS = 1_000;
+
   private enum State {
     OPEN,
     FINISHED,
@@ -43,6 +50,7 @@ public final class FlatBufferOrgsBuilder {
   }
 
   private final FlatBufferBuilder builder;
+  private final CurrentBufferFactory buffers;
   private final SharedStrings strings;
   private final SharedAttributeTables attributeTables;
   private final AttributeVectorIndex attributeVectors;
@@ -92,6 +100,7 @@ public final class FlatBufferOrgsBuilder {
       throw new IllegalArgumentException(
           "initialCapacityBytes must be positive, was " + initialCapacityBytes);
     }
+    this.buffers = tracked;
     this.builder = new FlatBufferBuilder(initialCapacityBytes, tracked);
     this.strings = new SharedStrings(builder, dedup.strings());
     this.attributeTables = new SharedAttributeTables(builder, strings, dedup.attributes());
@@ -125,6 +134,32 @@ public final class FlatBufferOrgsBuilder {
     } catch (AssertionError e) {
       throw failed(e);
     }
+  }
+
+  /**
+   * Says how many orgs this buffer will probably hold in all, so that a growth goes straight to the
+   * size they forecast (at the bytes per org so far, plus a sixteenth) rather than doubling two or
+   * three times: each doubling allocates a new buffer and copies the old one. Only once {@value
+   * #FORECAST_MIN_ORGS} orgs are in; up to the cap, never less than doubling; a wrong figure costs
+   * memory or a copy, never bytes of the shard.
+   *
+   * @param orgs the orgs expected in this buffer, including those already added; 0 for no forecast
+   */
+  public void expectOrgs(long orgs) {
+    if (orgs < 0) {
+      throw new IllegalArgumentException("orgs must be >= 0, was " + orgs);
+    }
+    buffers.forecast(orgs == 0 ? () -> 0 : () -> forecastBytes(orgs));
+  }
+
+  /** The finished size of {@code orgs} orgs at the bytes per org so far; 0 for no forecast. */
+  private long forecastBytes(long orgs) {
+    if (count < FORECAST_MIN_ORGS || orgs <= count) {
+      return 0;
+    }
+    long n = Math.min(orgs, Integer.MAX_VALUE); // past that the cap decides anyway; no overflow
+    long perOrg = builder.offset() / count + 1;
+    return perOrg * n + perOrg * n / 16 + 4 * n + FINISH_BYTES;
   }
 
   /** Orgs added so far. */

@@ -51,6 +51,7 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
   private ExportOptions options;
   private OrgItemReader reader;
   private int initialCapacity;
+  private long expectedOrgs;
   private Progress progress;
   private ShardWriter shards;
   private RejectsWriter rejects;
@@ -73,13 +74,16 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
             .mongo()
             .getDatabase(options.database())
             .getCollection(options.collection(), RawBsonDocument.class);
+    BsonDocument query = BsonDocument.parse(options.query());
     reader =
         new OrgItemReader(
             collection,
-            BsonDocument.parse(options.query()),
+            query,
             new MongoDocumentCursor.Settings(options.batchSize(), 5, Duration.ofSeconds(1)));
     CollectionStats stats = CollectionStats.estimate(collection);
     initialCapacity = initialCapacity(stats, options);
+    // The collection's count forecasts the shards' sizes only when every document is read.
+    expectedOrgs = query.isEmpty() ? Math.max(0, stats.count()) : 0;
     progress =
         new Progress(
             "exportStep",
@@ -119,7 +123,13 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
     rejectsLength = ctx.getLong(REJECTS_LENGTH, 0L);
     shards =
         new ShardWriter(
-            staging, options.dedup(), options.shardSize(), initialCapacity, done, stats);
+            staging,
+            options.dedup(),
+            options.shardSize(),
+            initialCapacity,
+            expectedOrgs,
+            done,
+            stats);
     rejects = new RejectsWriter(staging, rejectsLength, ctx.getLong(REJECTED, 0L));
     progress.resume(exported + rejects.count());
   }

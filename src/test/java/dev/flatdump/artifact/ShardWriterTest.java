@@ -244,6 +244,38 @@ class ShardWriterTest {
 
       assertThat(files(small)).isEqualTo(files(large));
     }
+
+    @Test
+    void aForecastOfTheOrgsDoesNotChangeTheBytesRightOrWrong() throws IOException {
+      // Shards of a few thousand orgs each, so that the forecast applies (after 1,000 orgs).
+      List<Org> orgs = orgs(8_000);
+      Path none = Files.createDirectory(dir.resolve("none"));
+      Path right = Files.createDirectory(dir.resolve("right"));
+      Path under = Files.createDirectory(dir.resolve("under"));
+      Path over = Files.createDirectory(dir.resolve("over"));
+
+      List<ShardFile> shards = writeAll(forecasting(none, 0), orgs);
+      writeAll(forecasting(right, orgs.size()), orgs);
+      writeAll(forecasting(under, 10), orgs);
+      writeAll(forecasting(over, 1_000_000_000_000L), orgs);
+
+      assertThat(shards).hasSizeGreaterThan(2).allMatch(s -> s.records() > 1_000);
+      assertThat(files(right)).isEqualTo(files(none));
+      assertThat(files(under)).isEqualTo(files(none));
+      assertThat(files(over)).isEqualTo(files(none));
+    }
+
+    @Test
+    void aNegativeForecastIsRefused() {
+      assertThatIllegalArgumentException()
+          .isThrownBy(() -> forecasting(dir, -1))
+          .withMessage("expectedOrgs must be >= 0, got -1");
+    }
+
+    private ShardWriter forecasting(Path shardDir, long expectedOrgs) {
+      return new ShardWriter(
+          shardDir, DedupOptions.ALL, 128 << 10, 1024, expectedOrgs, List.of(), null);
+    }
   }
 
   @Nested
