@@ -21,6 +21,9 @@ public final class AtomicFiles {
 
   private AtomicFiles() {}
 
+  /** The most bytes one {@code FileChannel.write} is given by {@link #write(Path, ByteBuffer)}. */
+  static final int WRITE_SLICE_BYTES = 8 << 20;
+
   /** The temporary sibling a write of {@code target} goes through. */
   public static Path temporaryFor(Path target) {
     return target.resolveSibling("." + target.getFileName() + ".tmp");
@@ -29,18 +32,28 @@ public final class AtomicFiles {
   /**
    * Writes the buffer's remaining bytes to {@code target} atomically; the buffer's position is
    * kept.
+   *
+   * <p>A heap buffer is written {@value #WRITE_SLICE_BYTES} bytes at a time: the JDK copies what
+   * one {@code write} is given into a native buffer of that size, which it then keeps for the
+   * thread. Written whole, a 128 MiB shard left 128 MiB of native memory held by the main thread
+   * until the JVM's exit.
    */
   public static void write(Path target, ByteBuffer data) {
     Path tmp = temporaryFor(target);
-    ByteBuffer view = data.duplicate();
+    ByteBuffer rest = data.duplicate();
     try (FileChannel ch =
         FileChannel.open(
             tmp,
             StandardOpenOption.CREATE,
             StandardOpenOption.TRUNCATE_EXISTING,
             StandardOpenOption.WRITE)) {
-      while (view.hasRemaining()) {
-        ch.write(view);
+      while (rest.hasRemaining()) {
+        ByteBuffer slice = rest.slice();
+        slice.limit(Math.min(slice.limit(), WRITE_SLICE_BYTES));
+        while (slice.hasRemaining()) {
+          ch.write(slice);
+        }
+        rest.position(rest.position() + slice.position());
       }
       ch.force(true);
     } catch (IOException e) {

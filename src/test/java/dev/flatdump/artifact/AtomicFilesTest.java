@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
@@ -155,6 +156,22 @@ class AtomicFilesTest {
       assertThat(data.position()).isEqualTo(5);
       assertThat(data.limit()).isEqualTo(12);
       assertThat(names()).containsExactly("shard.fb");
+    }
+
+    @Test
+    void writesABufferOfSeveralSlicesFromItsPosition() throws IOException {
+      int size = 2 * AtomicFiles.WRITE_SLICE_BYTES + 12_345; // two whole slices and a part
+      byte[] all = new byte[7 + size + 5];
+      new java.util.Random(3).nextBytes(all);
+      ByteBuffer data = ByteBuffer.wrap(all);
+      data.position(7).limit(7 + size);
+      Path target = dir.resolve("shard.fb");
+
+      AtomicFiles.write(target, data);
+
+      assertThat(Files.readAllBytes(target)).isEqualTo(Arrays.copyOfRange(all, 7, 7 + size));
+      assertThat(data.position()).isEqualTo(7);
+      assertThat(data.limit()).isEqualTo(7 + size);
     }
 
     @Test
