@@ -26,6 +26,9 @@ import java.util.concurrent.FutureTask;
  * shard reproduces the rest exactly. De-dup maps are per shard: offsets mean nothing outside their
  * buffer.
  *
+ * <p>A shard after the first is built in the buffer of the one before, once that is written: a
+ * multi-shard export allocates and grows one buffer, not one per shard.
+ *
  * <p>Not thread-safe. Holds at most one shard in memory.
  */
 public final class ShardWriter {
@@ -45,6 +48,9 @@ public final class ShardWriter {
   private final List<ShardFile> shards;
   private DedupStats stats;
   private FlatBufferOrgsBuilder builder;
+
+  /** The last shard's buffer, written and hashed: the next shard is built in it. */
+  private ByteBuffer spare;
 
   /**
    * @param dir the staging directory, which must exist
@@ -86,8 +92,8 @@ public final class ShardWriter {
     }
     this.shardSizeBytes = shardSizeBytes;
     // A shard finishes within its size plus one org (FlatBufferOrgsBuilder.finishedSizeBound):
-    // the buffer grows to that and no further. Each shard starts at a quarter of it at most, so
-    // the last, often small, shard does not hold a whole shard's buffer; two copies per full shard.
+    // the buffer grows to that and no further. The first shard starts at a quarter of it at most,
+    // so that a small export does not hold a whole shard's buffer; later shards reuse the first's.
     this.capacityCap = (int) (shardSizeBytes + (1 << 20));
     this.initialCapacity = (int) Math.max(1024, Math.min(initialCapacity, capacityCap / 4));
     if (expectedOrgs < 0) {
@@ -110,7 +116,11 @@ public final class ShardWriter {
    */
   public boolean add(Org org) {
     if (builder == null) {
-      builder = new FlatBufferOrgsBuilder(dedup, initialCapacity, capacityCap);
+      builder =
+          spare != null
+              ? new FlatBufferOrgsBuilder(dedup, spare, capacityCap)
+              : new FlatBufferOrgsBuilder(dedup, initialCapacity, capacityCap);
+      spare = null;
       builder.expectOrgs(Math.max(0, expectedOrgs - written()));
     }
     builder.add(org);
@@ -141,6 +151,9 @@ public final class ShardWriter {
     String sha256 = writeHashing(dir.resolve(name), data);
     shards.add(new ShardFile(shards.size(), name, count, data.remaining(), sha256));
     stats = stats.plus(builder.stats());
+    ByteBuffer used = builder.recycle();
+    // Past the cap only when one org was larger than it: let that buffer go.
+    spare = used.capacity() <= capacityCap ? used : null;
     builder = null;
   }
 

@@ -65,6 +65,18 @@ final class CurrentBufferFactory extends FlatBufferBuilder.ByteBufferFactory {
     buffers.releaseByteBuffer(buffer);
   }
 
+  /**
+   * A builder that starts in {@code buffer} rather than in one of this factory's: the buffer is the
+   * current one until the builder grows. Before any other use of this factory.
+   */
+  FlatBufferBuilder adopt(ByteBuffer buffer) {
+    if (current != null) {
+      throw new IllegalStateException("a buffer was already handed out");
+    }
+    current = Objects.requireNonNull(buffer, "buffer");
+    return new FlatBufferBuilder(buffer, this);
+  }
+
   /** The buffer handed out last, or null before the first. */
   ByteBuffer current() {
     return current;

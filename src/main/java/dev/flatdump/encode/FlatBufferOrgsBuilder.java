@@ -46,7 +46,8 @@ public final class FlatBufferOrgsBuilder {
   private enum State {
     OPEN,
     FINISHED,
-    FAILED
+    FAILED,
+    RECYCLED
   }
 
   private final FlatBufferBuilder builder;
@@ -87,6 +88,22 @@ public final class FlatBufferOrgsBuilder {
         CurrentBufferFactory.onHeap(capacityCapBytes, initialCapacityBytes));
   }
 
+  /**
+   * A builder that writes into {@code recycled}, the buffer of a shard already finished and written
+   * ({@link #recycle()}), instead of allocating one; what the buffer held does not matter, every
+   * byte of the new shard is written. Grows as the capped constructor's builder does.
+   *
+   * @param capacityCapBytes at least {@code recycled}'s capacity
+   */
+  public FlatBufferOrgsBuilder(DedupOptions dedup, ByteBuffer recycled, int capacityCapBytes) {
+    this(dedup, recycled, CurrentBufferFactory.onHeap(capacityCapBytes, recycled.capacity()));
+  }
+
+  private FlatBufferOrgsBuilder(
+      DedupOptions dedup, ByteBuffer recycled, CurrentBufferFactory tracked) {
+    this(dedup, tracked.adopt(recycled), tracked);
+  }
+
   /** For tests: a factory that refuses to grow stands in for the 2 GB limit. */
   FlatBufferOrgsBuilder(
       DedupOptions dedup, int initialCapacityBytes, FlatBufferBuilder.ByteBufferFactory buffers) {
@@ -95,13 +112,22 @@ public final class FlatBufferOrgsBuilder {
 
   private FlatBufferOrgsBuilder(
       DedupOptions dedup, int initialCapacityBytes, CurrentBufferFactory tracked) {
-    Objects.requireNonNull(dedup, "dedup must not be null");
+    this(dedup, newBuilder(initialCapacityBytes, tracked), tracked);
+  }
+
+  private static FlatBufferBuilder newBuilder(int initialCapacityBytes, CurrentBufferFactory f) {
     if (initialCapacityBytes <= 0) {
       throw new IllegalArgumentException(
           "initialCapacityBytes must be positive, was " + initialCapacityBytes);
     }
+    return new FlatBufferBuilder(initialCapacityBytes, f);
+  }
+
+  private FlatBufferOrgsBuilder(
+      DedupOptions dedup, FlatBufferBuilder builder, CurrentBufferFactory tracked) {
+    Objects.requireNonNull(dedup, "dedup must not be null");
     this.buffers = tracked;
-    this.builder = new FlatBufferBuilder(initialCapacityBytes, tracked);
+    this.builder = builder;
     this.strings = new SharedStrings(builder, dedup.strings());
     this.attributeTables = new SharedAttributeTables(builder, strings, dedup.attributes());
     this.attributeVectors = dedup.vectors() ? new AttributeVectorIndex(tracked::current) : null;
@@ -160,6 +186,21 @@ public final class FlatBufferOrgsBuilder {
     long n = Math.min(orgs, Integer.MAX_VALUE); // past that the cap decides anyway; no overflow
     long perOrg = builder.offset() / count + 1;
     return perOrg * n + perOrg * n / 16 + 4 * n + FINISH_BYTES;
+  }
+
+  /**
+   * This builder's buffer, after {@link #finish()}, for a next builder to write into ({@link
+   * #FlatBufferOrgsBuilder(DedupOptions, ByteBuffer, int)}) instead of allocating one: the caller
+   * must be done with the finished view, which the next shard overwrites.
+   *
+   * @throws IllegalStateException before {@link #finish()}
+   */
+  public ByteBuffer recycle() {
+    if (state != State.FINISHED) {
+      throw new IllegalStateException("recycle() needs a finished builder, this one is " + state);
+    }
+    state = State.RECYCLED; // nothing more to read from or write to it
+    return buffers.current();
   }
 
   /** Orgs added so far. */
@@ -267,9 +308,12 @@ public final class FlatBufferOrgsBuilder {
   private void requireOpen() {
     if (state != State.OPEN) {
       throw new IllegalStateException(
-          state == State.FINISHED
-              ? "FlatBufferOrgsBuilder is finished: start a new builder for the next shard"
-              : "FlatBufferOrgsBuilder failed earlier and cannot be used");
+          switch (state) {
+            case FINISHED ->
+                "FlatBufferOrgsBuilder is finished: start a new builder for the next shard";
+            case RECYCLED -> "FlatBufferOrgsBuilder's buffer was recycled for the next shard";
+            default -> "FlatBufferOrgsBuilder failed earlier and cannot be used";
+          });
     }
   }
 

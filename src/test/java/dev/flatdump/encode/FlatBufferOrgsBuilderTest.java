@@ -290,6 +290,57 @@ class FlatBufferOrgsBuilderTest {
   }
 
   @Nested
+  class Recycling {
+
+    @Test
+    void aBuilderInARecycledBufferWritesWhatAFreshOneWrites() {
+      List<Org> orgs = new OrgGenerator(Profile.REALISTIC, 5).stream().limit(500).toList();
+      byte[] fresh = bytes(new FlatBufferOrgsBuilder(DedupOptions.ALL, 1024), orgs);
+      for (DedupOptions dedup : List.of(DedupOptions.ALL, DedupOptions.NONE)) {
+        byte[] expected = bytes(new FlatBufferOrgsBuilder(dedup, 1024), orgs);
+        // A buffer full of what an earlier shard left, here 0xFF everywhere, and small: it grows.
+        ByteBuffer garbage = ByteBuffer.allocate(4096);
+        java.util.Arrays.fill(garbage.array(), (byte) 0xFF);
+
+        byte[] recycled = bytes(new FlatBufferOrgsBuilder(dedup, garbage, 1 << 20), orgs);
+
+        assertThat(recycled).as("%s", dedup).isEqualTo(expected);
+      }
+      // And the buffer a finished builder hands back, as ShardWriter passes it on.
+      var first = new FlatBufferOrgsBuilder(DedupOptions.ALL, 1024);
+      new OrgGenerator(Profile.ARTICLE, 6).stream().limit(300).forEach(first::add);
+      first.finish();
+      ByteBuffer spare = first.recycle();
+      assertThat(bytes(new FlatBufferOrgsBuilder(DedupOptions.ALL, spare, 1 << 20), orgs))
+          .isEqualTo(fresh);
+    }
+
+    @Test
+    void onlyAFinishedBuilderRecyclesItsBufferAndThenItIsDone() {
+      var builder = new FlatBufferOrgsBuilder(DedupOptions.ALL, 1024);
+      builder.add(OrgFixtures.edgeCases().get(0));
+
+      assertThatIllegalStateException()
+          .isThrownBy(builder::recycle)
+          .withMessage("recycle() needs a finished builder, this one is OPEN");
+      builder.finish();
+      assertThat(builder.recycle().capacity()).isGreaterThanOrEqualTo(1024);
+      assertThatIllegalStateException()
+          .isThrownBy(() -> builder.add(OrgFixtures.edgeCases().get(0)))
+          .withMessage("FlatBufferOrgsBuilder's buffer was recycled for the next shard");
+      assertThatIllegalStateException().isThrownBy(builder::recycle);
+    }
+
+    private byte[] bytes(FlatBufferOrgsBuilder builder, List<Org> orgs) {
+      orgs.forEach(builder::add);
+      ByteBuffer finished = builder.finish();
+      byte[] out = new byte[finished.remaining()];
+      finished.get(out);
+      return out;
+    }
+  }
+
+  @Nested
   class Lifecycle {
 
     @Test
