@@ -142,6 +142,7 @@ public final class ShardWriter {
       }
       finishShard();
     }
+    spare = null; // no shard follows: the job's later steps need the heap more than this buffer
   }
 
   private void finishShard() {
