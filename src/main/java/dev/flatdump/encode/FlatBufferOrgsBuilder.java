@@ -36,14 +36,6 @@ public final class FlatBufferOrgsBuilder {
    */
   static final int FINISH_BYTES = 48;
 
-  /**
-   * Orgs added before {@link #expectOrgs}'s forecast applies: the first orgs of a buffer are its
-   * largest (every string and attribute is new to it), so a forecast from a few of them would
-   * over-allocate wherever de-dup works (one realistic org forecast 1.3 MB for 300 orgs that took
-   * under 256 KiB).
-   */
-  static final int FORECAST_MIN_ORGS = 1_000;
-
   private enum State {
     OPEN,
     FINISHED,
@@ -167,8 +159,8 @@ public final class FlatBufferOrgsBuilder {
    * Says how many orgs this buffer will probably hold in all, so that a growth goes straight to the
    * size they forecast (at the bytes per org so far, plus a sixteenth) rather than doubling two or
    * three times: each doubling allocates a new buffer and copies the old one. Only once {@value
-   * #FORECAST_MIN_ORGS} orgs are in; up to the cap, never less than doubling; a wrong figure costs
-   * memory or a copy, never bytes of the shard.
+   * CurrentBufferFactory#FORECAST_MIN_ORGS} orgs are in; up to the cap, never less than doubling; a
+   * wrong figure costs memory or a copy, never bytes of the shard.
    *
    * @param orgs the orgs expected in this buffer, including those already added; 0 for no forecast
    */
@@ -176,17 +168,7 @@ public final class FlatBufferOrgsBuilder {
     if (orgs < 0) {
       throw new IllegalArgumentException("orgs must be >= 0, was " + orgs);
     }
-    buffers.forecast(orgs == 0 ? () -> 0 : () -> forecastBytes(orgs));
-  }
-
-  /** The finished size of {@code orgs} orgs at the bytes per org so far; 0 for no forecast. */
-  private long forecastBytes(long orgs) {
-    if (count < FORECAST_MIN_ORGS || orgs <= count) {
-      return 0;
-    }
-    long n = Math.min(orgs, Integer.MAX_VALUE); // past that the cap decides anyway; no overflow
-    long perOrg = builder.offset() / count + 1;
-    return perOrg * n + perOrg * n / 16 + 4 * n + FINISH_BYTES;
+    buffers.forecast(() -> CurrentBufferFactory.forecastBytes(orgs, count, builder.offset()));
   }
 
   /**

@@ -43,7 +43,7 @@ class CurrentBufferFactoryTest {
 
   @Test
   void aForecastedBuilderGrowsOnceOrTwiceAndWritesTheSameBytes() {
-    int sample = FlatBufferOrgsBuilder.FORECAST_MIN_ORGS;
+    int sample = CurrentBufferFactory.FORECAST_MIN_ORGS;
     List<Org> orgs = new OrgGenerator(Profile.ARTICLE, 11).stream().limit(16 * sample).toList();
     var doubling = new CountingFactory();
     var plain = new FlatBufferOrgsBuilder(DedupOptions.ALL, 1024, doubling);
