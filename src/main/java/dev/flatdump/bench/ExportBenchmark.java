@@ -82,6 +82,14 @@ public final class ExportBenchmark {
         throw new IllegalArgumentException("shard size must be >= 1024 bytes, got " + shardSize);
       }
     }
+
+    /**
+     * {@code warm-up 2} or {@code run 3}: run numbers below 0 are the warm-ups, counted from 1 like
+     * the measured runs.
+     */
+    String runName(int run) {
+      return run < 0 ? "warm-up " + (warmups + run + 1) : "run " + (run + 1);
+    }
   }
 
   /** What one row's run did: documents through it, the bytes it counts, and any detail. */
@@ -157,7 +165,7 @@ public final class ExportBenchmark {
                 Locale.ROOT,
                 "%s %s: %s, %,d docs, peak heap used %s, peak live %s, peak RSS %s%s",
                 names.get(i),
-                run < 0 ? "warm-up " + (settings.warmups() + run + 1) : "run " + (run + 1),
+                settings.runName(run),
                 Figures.millis(took),
                 pass.docs(),
                 Figures.bytes(use.peakUsedBytes()),
@@ -286,12 +294,7 @@ public final class ExportBenchmark {
     }
 
     private Path dir(int run) {
-      return settings
-          .dir()
-          .resolve(
-              run < 0
-                  ? "export-warm-up-" + (settings.warmups() + run + 1)
-                  : "export-run-" + (run + 1));
+      return settings.dir().resolve("export-" + settings.runName(run).replace(' ', '-'));
     }
   }
 }

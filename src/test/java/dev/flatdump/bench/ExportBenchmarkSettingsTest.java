@@ -25,4 +25,12 @@ class ExportBenchmarkSettingsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("runs must be >= 1");
   }
+
+  @Test
+  void namesTheWarmUpsFromOneBeforeTheRuns() {
+    ExportBenchmark.Settings s = settings(2, 3);
+
+    assertThat(List.of(-3, -2, -1, 0, 1).stream().map(s::runName))
+        .containsExactly("warm-up 1", "warm-up 2", "warm-up 3", "run 1", "run 2");
+  }
 }
