@@ -21,22 +21,31 @@ import org.bson.types.ObjectId;
  * <ul>
  *   <li>attribute count: uniform in {@value #MIN_ATTRIBUTES}..{@value #MAX_ATTRIBUTES};
  *   <li>attribute ids: drawn without replacement (distinct within an organization) from a pool of
- *       {@value #ID_POOL_SIZE} ids {@code attr_000}..{@code attr_399}, in random order;
+ *       {@value #ID_POOL_SIZE} ids, in random order;
  *   <li>name: {@code <adjective> <noun> <suffix> <0..9999>} from 40 × 40 × 10 words, so names are
  *       mostly unique (about 16M combinations).
  * </ul>
  *
- * <p>{@link Profile#ARTICLE} follows the articles' generator: every attribute value is uniform over
- * its whole type (quantity and amount over -128..127, size over -32768..32767, percent uniform in
- * [0, 100), active a fair coin), so attribute tuples practically never repeat; category uniform
- * over 36, country uniform over the 249 ISO 3166-1 alpha-2 codes, type uniform over FOO, BAR, BAZ.
+ * <p>{@link Profile#ARTICLE} follows the articles' published generator ({@code SampleDataFactory}
+ * of the articles' code, in the {@code jerolba/parquet-for-java-posts} repository): its pool holds
+ * {@value #ID_POOL_SIZE} ids of {@value #ARTICLE_ID_LENGTH} characters, each shaped like the
+ * articles' {@code imei() + "-" + ean8()} (15 digits whose last is a Luhn check digit, a dash, 8
+ * digits whose last is an EAN-8 check digit), drawn from the seed; quantity and amount uniform in
+ * 0..127, size a uniform 0..65534 cast to a short (so -32768..32766), percent uniform in [0, 100),
+ * active a fair coin. So attribute tuples practically never repeat. Category uniform over 36,
+ * country uniform over the 249 ISO 3166-1 alpha-2 codes, type uniform over FOO, BAR, BAZ. Where it
+ * differs from the articles' generator: ids are distinct within an organization (the articles' text
+ * says "different Attributes", their code draws with replacement), and names, categories and
+ * countries come from this class's vocabulary, not from a faker library.
  *
- * <p>{@link Profile#REALISTIC} adds the repetition real data has. Each pool id gets 1..4 typical
- * tuples (quantity and amount in 0..100, size in 0..5000, percent a multiple of 0.25 in [0, 100],
- * active true 80% of the time), fixed by the seed. An attribute takes one of its id's typical
- * tuples, chosen uniformly, with probability 0.9, else a tuple random as in ARTICLE. Category: 80%
- * from the 8 common ones, else uniform over all 36; country: 70% from the 15 common ones, else
- * uniform over all 249; type: FOO 60%, BAR 30%, BAZ 10%.
+ * <p>{@link Profile#REALISTIC} adds the repetition real data has. Its pool ids are {@code
+ * attr_000}..{@code attr_399}. Each pool id gets 1..4 typical tuples (quantity and amount in
+ * 0..100, size in 0..5000, percent a multiple of 0.25 in [0, 100], active true 80% of the time),
+ * fixed by the seed. An attribute takes one of its id's typical tuples, chosen uniformly, with
+ * probability 0.9, else a random tuple: quantity, amount and size uniform over their whole type,
+ * percent uniform in [0, 100), active a fair coin. Category: 80% from the 8 common ones, else
+ * uniform over all 36; country: 70% from the 15 common ones, else uniform over all 249; type: FOO
+ * 60%, BAR 30%, BAZ 10%.
  *
  * <p>Not thread-safe; one generator per thread.
  */
@@ -45,6 +54,9 @@ public final class OrgGenerator implements Iterator<Org> {
   public static final int ID_POOL_SIZE = 400;
   public static final int MIN_ATTRIBUTES = 40;
   public static final int MAX_ATTRIBUTES = 69;
+
+  /** ARTICLE's ids: 15 digits, a dash and 8 digits, as the articles' {@code imei-ean8}. */
+  public static final int ARTICLE_ID_LENGTH = 24;
 
   /** The timestamp of every generated {@code _id}: 2024-01-01T00:00:00Z. */
   private static final int ID_TIMESTAMP = 1_704_067_200;
@@ -75,7 +87,8 @@ public final class OrgGenerator implements Iterator<Org> {
     SplittableRandom tuples = root.split();
     this.random = root.split();
     for (int i = 0; i < ID_POOL_SIZE; i++) {
-      attributeIds[i] = String.format("attr_%03d", i);
+      attributeIds[i] =
+          profile == Profile.ARTICLE ? articleId(tuples) : String.format("attr_%03d", i);
       pool[i] = i;
     }
     this.typical = profile == Profile.REALISTIC ? typicalTuples(tuples) : null;
@@ -135,7 +148,7 @@ public final class OrgGenerator implements Iterator<Org> {
     int count = attributeCount();
     List<Attr> attributes = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      attributes.add(randomAttr(attributeIds[drawId(i)]));
+      attributes.add(articleAttr(attributeIds[drawId(i)]));
     }
     return new Org(name, category, country, type, attributes);
   }
@@ -182,6 +195,43 @@ public final class OrgGenerator implements Iterator<Org> {
     pool[j] = pool[i];
     pool[i] = id;
     return id;
+  }
+
+  /** The articles' attribute values: see the class comment. */
+  private Attr articleAttr(String id) {
+    return new Attr(
+        id,
+        (byte) random.nextInt(0, 128),
+        (byte) random.nextInt(0, 128),
+        (short) random.nextInt(0, 65_535),
+        random.nextDouble() * 100,
+        random.nextBoolean());
+  }
+
+  /**
+   * An id shaped like the articles' {@code imei() + "-" + ean8()}: 14 random digits and their Luhn
+   * check digit, a dash, 7 random digits and their EAN-8 check digit.
+   */
+  static String articleId(SplittableRandom r) {
+    char[] id = new char[ARTICLE_ID_LENGTH];
+    int luhn = 0;
+    for (int i = 0; i < 14; i++) {
+      int d = r.nextInt(10);
+      id[i] = (char) ('0' + d);
+      // Counting from the check digit at position 14, every second digit is doubled.
+      int weighted = i % 2 == 1 ? 2 * d : d;
+      luhn += weighted > 9 ? weighted - 9 : weighted;
+    }
+    id[14] = (char) ('0' + (10 - luhn % 10) % 10);
+    id[15] = '-';
+    int ean = 0;
+    for (int i = 0; i < 7; i++) {
+      int d = r.nextInt(10);
+      id[16 + i] = (char) ('0' + d);
+      ean += i % 2 == 0 ? 3 * d : d;
+    }
+    id[23] = (char) ('0' + (10 - ean % 10) % 10);
+    return new String(id);
   }
 
   private Attr randomAttr(String id) {

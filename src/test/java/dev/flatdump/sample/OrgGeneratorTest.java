@@ -88,18 +88,13 @@ class OrgGeneratorTest {
 
     @ParameterizedTest
     @EnumSource(Profile.class)
-    void drawsDistinctIdsFromThePool(Profile profile) {
-      Set<String> pool = new HashSet<>();
-      for (int i = 0; i < OrgGenerator.ID_POOL_SIZE; i++) {
-        pool.add(String.format("attr_%03d", i));
-      }
+    void drawsDistinctIdsFromAPoolOf400(Profile profile) {
       Set<Integer> counts = new HashSet<>();
       Set<String> used = new HashSet<>();
 
       for (Org org : generate(profile, 1, 2_000)) {
         List<String> ids = org.attributes().stream().map(Attr::id).toList();
         assertThat(new HashSet<>(ids)).as("distinct ids").hasSize(ids.size());
-        assertThat(pool.containsAll(ids)).as("ids from the pool").isTrue();
         counts.add(ids.size());
         used.addAll(ids);
       }
@@ -125,6 +120,35 @@ class OrgGeneratorTest {
     private final List<Org> orgs = generate(Profile.ARTICLE, 42, 2_000);
 
     @Test
+    void idsAreShapedLikeTheArticlesImeiDashEan8() {
+      Set<String> ids =
+          attributes(orgs).stream().map(Attr::id).collect(Collectors.toCollection(HashSet::new));
+
+      assertThat(ids).hasSize(OrgGenerator.ID_POOL_SIZE);
+      assertThat(ids)
+          .allSatisfy(
+              id -> {
+                assertThat(id).hasSize(OrgGenerator.ARTICLE_ID_LENGTH).matches("\\d{15}-\\d{8}");
+                assertThat(luhnValid(id.substring(0, 15))).as("Luhn: " + id).isTrue();
+                assertThat(ean8Valid(id.substring(16))).as("EAN-8: " + id).isTrue();
+              });
+      assertThat(ids)
+          .doesNotContainAnyElementsOf(
+              attributes(generate(Profile.ARTICLE, 43, 20)).stream().map(Attr::id).toList());
+    }
+
+    @Test
+    void checkDigitValidatorsAcceptKnownNumbersAndRejectAChangedDigit() {
+      // The IMEI example of the Luhn algorithm's usual references, and an EAN-8 from GS1's
+      // examples.
+      assertThat(luhnValid("490154203237518")).isTrue();
+      assertThat(luhnValid("490154203237517")).isFalse();
+      assertThat(luhnValid("490154203237581")).isFalse();
+      assertThat(ean8Valid("96385074")).isTrue();
+      assertThat(ean8Valid("96385075")).isFalse();
+    }
+
+    @Test
     void almostNeverRepeatsAttributeTuples() {
       List<Attr> all = attributes(orgs);
 
@@ -132,11 +156,15 @@ class OrgGeneratorTest {
     }
 
     @Test
-    void spreadsValuesOverTheWholeTypeRange() {
+    void drawsValuesAsTheArticlesGenerator() {
       List<Attr> all = attributes(orgs);
 
-      assertThat(all.stream().map(Attr::quantity).collect(Collectors.toSet())).hasSize(256);
-      assertThat(all.stream().map(Attr::amount).collect(Collectors.toSet())).hasSize(256);
+      assertThat(all.stream().map(Attr::quantity).collect(Collectors.toSet()))
+          .hasSize(128)
+          .allSatisfy(q -> assertThat(q).isBetween((byte) 0, (byte) 127));
+      assertThat(all.stream().map(Attr::amount).collect(Collectors.toSet()))
+          .hasSize(128)
+          .allSatisfy(a -> assertThat(a).isBetween((byte) 0, (byte) 127));
       assertThat(all.stream().mapToInt(Attr::size).min().getAsInt()).isLessThan(-32_000);
       assertThat(all.stream().mapToInt(Attr::size).max().getAsInt()).isGreaterThan(32_000);
       assertThat(all).allSatisfy(a -> assertThat(a.percent()).isBetween(0.0, 100.0));
@@ -159,6 +187,17 @@ class OrgGeneratorTest {
   class Realistic {
 
     private final List<Org> orgs = generate(Profile.REALISTIC, 42, 2_000);
+
+    @Test
+    void idsAreAttr000ToAttr399() {
+      Set<String> pool = new HashSet<>();
+      for (int i = 0; i < OrgGenerator.ID_POOL_SIZE; i++) {
+        pool.add(String.format("attr_%03d", i));
+      }
+
+      assertThat(attributes(orgs).stream().map(Attr::id).collect(Collectors.toSet()))
+          .isEqualTo(pool);
+    }
 
     @Test
     void repeatsAttributeTuples() {
@@ -208,5 +247,25 @@ class OrgGeneratorTest {
       assertThat(types.get(OrgType.FOO)).isGreaterThan(types.get(OrgType.BAR));
       assertThat(types.get(OrgType.BAR)).isGreaterThan(types.get(OrgType.BAZ));
     }
+  }
+
+  /** Luhn: from the right, every second digit doubled (less 9 when over 9); the sum ends in 0. */
+  private static boolean luhnValid(String digits) {
+    int sum = 0;
+    for (int i = 0; i < digits.length(); i++) {
+      int d = digits.charAt(digits.length() - 1 - i) - '0';
+      int w = i % 2 == 1 ? 2 * d : d;
+      sum += w > 9 ? w - 9 : w;
+    }
+    return sum % 10 == 0;
+  }
+
+  /** EAN-8: weights 3, 1, 3, 1, 3, 1, 3, 1 from the left; the sum ends in 0. */
+  private static boolean ean8Valid(String digits) {
+    int sum = 0;
+    for (int i = 0; i < 8; i++) {
+      sum += (digits.charAt(i) - '0') * (i % 2 == 0 ? 3 : 1);
+    }
+    return sum % 10 == 0;
   }
 }
