@@ -40,6 +40,8 @@ import org.bson.types.ObjectId;
  * first occurrence of each field, which would hide a duplicate field from the codec (and export a
  * document that must be rejected).
  *
+ * <p>Each document is copied once out of the driver's reply, by {@link RawDocumentCodec}.
+ *
  * <p>Not thread-safe. The caller closes it, which closes the cursor; it does not close the client.
  */
 public final class MongoDocumentCursor
@@ -97,7 +99,7 @@ public final class MongoDocumentCursor
       BsonDocument query,
       BsonValue afterId,
       Settings settings) {
-    this.collection = Objects.requireNonNull(collection, "collection");
+    this.collection = RawDocumentCodec.reading(Objects.requireNonNull(collection, "collection"));
     this.query = Objects.requireNonNull(query, "query");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.lastId = afterId;

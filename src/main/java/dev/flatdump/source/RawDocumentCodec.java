@@ -1,0 +1,72 @@
+package dev.flatdump.source;
+
+import com.mongodb.client.MongoCollection;
+import org.bson.AbstractBsonReader.State;
+import org.bson.BsonBinaryReader;
+import org.bson.BsonReader;
+import org.bson.BsonSerializationException;
+import org.bson.BsonType;
+import org.bson.BsonWriter;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.Codec;
+import org.bson.codecs.DecoderContext;
+import org.bson.codecs.EncoderContext;
+import org.bson.codecs.RawBsonDocumentCodec;
+import org.bson.codecs.configuration.CodecRegistries;
+import org.bson.io.BsonInput;
+import org.bson.io.BsonInputMark;
+
+/**
+ * Reads each document of a reply into a {@link RawBsonDocument} of exactly its bytes, with one copy
+ * out of the reply. The driver's {@link RawBsonDocumentCodec} pipes every document through a new
+ * {@code BsonBinaryWriter} into an output buffer it grows from nothing (three buffers and the
+ * writer's state per document) for the same bytes. Readers other than a {@link BsonBinaryReader} at
+ * a document value, and encoding, go to the driver's codec.
+ */
+final class RawDocumentCodec implements Codec<RawBsonDocument> {
+
+  private static final RawBsonDocumentCodec DRIVER = new RawBsonDocumentCodec();
+
+  /** The collection, reading its documents through this codec. */
+  static MongoCollection<RawBsonDocument> reading(MongoCollection<RawBsonDocument> collection) {
+    return collection.withCodecRegistry(
+        CodecRegistries.fromRegistries(
+            CodecRegistries.fromCodecs(new RawDocumentCodec()), collection.getCodecRegistry()));
+  }
+
+  @Override
+  public RawBsonDocument decode(BsonReader reader, DecoderContext decoderContext) {
+    if (!(reader instanceof BsonBinaryReader binary)
+        || binary.getState() != State.VALUE
+        || binary.getCurrentBsonType() != BsonType.DOCUMENT) {
+      return DRIVER.decode(reader, decoderContext);
+    }
+    BsonInput input = binary.getBsonInput();
+    BsonInputMark start = input.getMark(Integer.BYTES);
+    int size = input.readInt32();
+    if (size < 5) {
+      throw new BsonSerializationException(
+          "Document size of " + size + " is less than the minimum of 5 bytes");
+    }
+    byte[] bytes = new byte[size];
+    bytes[0] = (byte) size;
+    bytes[1] = (byte) (size >>> 8);
+    bytes[2] = (byte) (size >>> 16);
+    bytes[3] = (byte) (size >>> 24);
+    input.readBytes(bytes, Integer.BYTES, size - Integer.BYTES);
+    // Back to the document's start, so that the reader steps over it and expects the next element.
+    start.reset();
+    binary.skipValue();
+    return new RawBsonDocument(bytes, 0, size);
+  }
+
+  @Override
+  public void encode(BsonWriter writer, RawBsonDocument value, EncoderContext encoderContext) {
+    DRIVER.encode(writer, value, encoderContext);
+  }
+
+  @Override
+  public Class<RawBsonDocument> getEncoderClass() {
+    return RawBsonDocument.class;
+  }
+}
