@@ -42,7 +42,8 @@ final class RawDocumentCodec implements Codec<RawBsonDocument> {
       return DRIVER.decode(reader, decoderContext);
     }
     BsonInput input = binary.getBsonInput();
-    BsonInputMark start = input.getMark(Integer.BYTES);
+    // The mark must hold over the whole document, whose size is not known yet.
+    BsonInputMark start = input.getMark(Integer.MAX_VALUE);
     int size = input.readInt32();
     if (size < 5) {
       throw new BsonSerializationException(
