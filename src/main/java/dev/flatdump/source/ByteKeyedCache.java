@@ -9,8 +9,9 @@ import java.util.Arrays;
  * set that was used less recently. So the cache never grows ({@code slots × maxKeyBytes} bytes of
  * keys), stays small enough to live in the CPU's cache and keeps the keys that come back often. Two
  * ways rather than one because a few frequent keys always share a slot by their hashes (3 pairs of
- * the 400 attribute ids in 16K slots, when the ids were kept here; short strings now have {@link
- * ShortKeyCache}), and with one way each pair evicted the other on every other use.
+ * the 400 ids {@code attr_000}..{@code attr_399} in 16K slots, when those were kept here; strings
+ * of up to 15 bytes now have {@link ShortKeyCache}, while longer ids such as the articles' 24
+ * characters still come here), and with one way each pair evicted the other on every other use.
  *
  * <p>Not thread-safe: one cache per decoding thread.
  */

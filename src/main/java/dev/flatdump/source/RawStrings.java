@@ -8,10 +8,11 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 /**
  * The string values of a {@link RawOrgDecoder}'s documents: decoded from their BSON bytes, and a
  * string of bytes seen before is the same {@code String} instance, found by its bytes without
- * decoding it again: a string of up to {@value ShortKeyCache#MAX_BYTES} bytes (attribute ids,
- * categories, countries) by two words ({@link ShortKeyCache}), a longer one by its byte range
- * ({@link ByteKeyedCache}). Throws {@link BsonBytes#NOT_PLAIN} for anything that is not a plain
- * string, so that {@link OrgCodec} decides and words the reason.
+ * decoding it again: a string of up to {@value ShortKeyCache#MAX_BYTES} bytes (categories,
+ * countries, ids like {@code attr_123}) by two words ({@link ShortKeyCache}), a longer one (names,
+ * the articles' 24-character ids) by its byte range ({@link ByteKeyedCache}). Throws {@link
+ * BsonBytes#NOT_PLAIN} for anything that is not a plain string, so that {@link OrgCodec} decides
+ * and words the reason.
  *
  * <p>Not thread-safe: one per decoder.
  */

@@ -6,7 +6,8 @@ package dev.flatdump.source;
  * bytes in little-endian order, the bytes after it zero, and its length in the top byte of the
  * second word ({@link #first}, {@link #second}). Two words say exactly which bytes the key is, so a
  * lookup is a multiply for the set and two word compares per way, in the 32 bytes of keys its set
- * has side by side: for the attribute ids, categories and countries that repeat in every document.
+ * has side by side: for the short attribute ids, categories and countries that repeat in every
+ * document.
  *
  * <p>A new key takes the way of its set that was used less recently. Never grows. Not thread-safe:
  * one cache per decoding thread.
