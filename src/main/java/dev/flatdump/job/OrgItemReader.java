@@ -1,6 +1,7 @@
 package dev.flatdump.job;
 
 import com.mongodb.client.MongoCollection;
+import dev.flatdump.source.DocumentBlocks;
 import dev.flatdump.source.MongoDocumentCursor;
 import dev.flatdump.source.OrgRecordDecoder;
 import dev.flatdump.source.PrefetchingIterator;
@@ -41,6 +42,7 @@ final class OrgItemReader implements ItemStreamReader<SourceRecord> {
   private final BsonDocument query;
   private final MongoDocumentCursor.Settings settings;
   private final OrgRecordDecoder decoder = new OrgRecordDecoder();
+  private DocumentBlocks blocks;
   private PrefetchingIterator<RawDocument> documents;
   private BsonValue lastId;
 
@@ -57,12 +59,14 @@ final class OrgItemReader implements ItemStreamReader<SourceRecord> {
   public void open(ExecutionContext ctx) throws ItemStreamException {
     lastId = ctx.containsKey(LAST_ID) ? decodeId(ctx.getString(LAST_ID)) : null;
     // The cursor runs a few batches ahead on a second thread, while this one decodes and encodes:
-    // the cursor waits for mongod most of the time, and mongod needs a core for that.
+    // the cursor waits for mongod most of the time, and mongod needs a core for that. It copies the
+    // documents into blocks that this thread gives back once it has decoded past them.
+    blocks = new DocumentBlocks();
     documents =
         new PrefetchingIterator<>(
-            new MongoDocumentCursor(collection, query, lastId, settings),
+            new MongoDocumentCursor(collection, query, lastId, settings, blocks),
             2 * settings.batchSize(),
-            d -> d.bson().getByteBuffer().remaining(),
+            RawDocument::size,
             READ_AHEAD_BYTES,
             "flatdump-reader");
   }
@@ -72,7 +76,9 @@ final class OrgItemReader implements ItemStreamReader<SourceRecord> {
     if (!documents.hasNext()) {
       return null;
     }
-    SourceRecord r = decoder.decode(documents.next());
+    RawDocument document = documents.next();
+    blocks.reached(document); // the record keeps nothing of the bytes
+    SourceRecord r = decoder.decode(document);
     if (r.id() != null) {
       lastId = r.id();
     }

@@ -16,6 +16,7 @@ import org.bson.RawBsonDocument;
  */
 public final class MongoOrgSource implements Iterator<SourceRecord>, Closeable {
 
+  private final DocumentBlocks blocks = new DocumentBlocks();
   private final MongoDocumentCursor cursor;
   private final OrgRecordDecoder decoder = new OrgRecordDecoder();
 
@@ -25,7 +26,7 @@ public final class MongoOrgSource implements Iterator<SourceRecord>, Closeable {
       BsonDocument query,
       BsonValue afterId,
       MongoDocumentCursor.Settings settings) {
-    this.cursor = new MongoDocumentCursor(collection, query, afterId, settings);
+    this.cursor = new MongoDocumentCursor(collection, query, afterId, settings, blocks);
   }
 
   /** The {@code _id} of the last record returned, or the resume point; null before the first. */
@@ -40,7 +41,9 @@ public final class MongoOrgSource implements Iterator<SourceRecord>, Closeable {
 
   @Override
   public SourceRecord next() {
-    return decoder.decode(cursor.next());
+    RawDocument document = cursor.next();
+    blocks.reached(document);
+    return decoder.decode(document);
   }
 
   /** Closes the cursor. Idempotent. */

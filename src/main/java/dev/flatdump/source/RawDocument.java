@@ -5,14 +5,59 @@ import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
 
 /**
- * One document as the cursor read it, not decoded yet.
- *
- * @param id its {@code _id}, or null if it has none (it is then rejected)
- * @param bson its bytes
+ * One document as the cursor read it, not decoded yet: its {@code _id} (null if it has none; it is
+ * then rejected), its bytes, and how many there are. Read through {@link DocumentBlocks}, the bytes
+ * are valid only until the decoding thread {@linkplain DocumentBlocks#reached reaches} a document
+ * in another block.
  */
-public record RawDocument(BsonValue id, RawBsonDocument bson) {
+public final class RawDocument {
 
-  public RawDocument {
-    Objects.requireNonNull(bson, "RawDocument.bson must not be null");
+  private final BsonValue id;
+  private final RawBsonDocument bson;
+  private final int size;
+  private final byte[] block;
+
+  /**
+   * @param id its {@code _id}, or null
+   * @param bson its bytes, in an array of their own
+   */
+  public RawDocument(BsonValue id, RawBsonDocument bson) {
+    this(id, bson, sizeOf(bson), null);
+  }
+
+  /**
+   * @param block the array holding the bytes, for {@link DocumentBlocks#reached}, or null
+   */
+  RawDocument(BsonValue id, RawBsonDocument bson, int size, byte[] block) {
+    this.id = id;
+    this.bson = Objects.requireNonNull(bson, "RawDocument.bson must not be null");
+    this.size = size;
+    this.block = block;
+  }
+
+  private static int sizeOf(RawBsonDocument bson) {
+    return Objects.requireNonNull(bson, "RawDocument.bson must not be null")
+        .getByteBuffer()
+        .remaining();
+  }
+
+  /** Its {@code _id}, or null if it has none. */
+  public BsonValue id() {
+    return id;
+  }
+
+  /** Its bytes. */
+  public RawBsonDocument bson() {
+    return bson;
+  }
+
+  /** Its size in bytes. */
+  public int size() {
+    return size;
+  }
+
+  /** The array its bytes lie in, or null when they are not in {@link DocumentBlocks}. */
+  byte[] block() {
+    return block;
   }
 }

@@ -18,20 +18,36 @@ import org.bson.io.BsonInputMark;
 
 /**
  * Reads each document of a reply into a {@link RawBsonDocument} of exactly its bytes, with one copy
- * out of the reply. The driver's {@link RawBsonDocumentCodec} pipes every document through a new
- * {@code BsonBinaryWriter} into an output buffer it grows from nothing (three buffers and the
- * writer's state per document) for the same bytes. Readers other than a {@link BsonBinaryReader} at
- * a document value, and encoding, go to the driver's codec.
+ * out of the reply: into an array of its own, or into {@link DocumentBlocks} shared with the
+ * documents before and after it. The driver's {@link RawBsonDocumentCodec} pipes every document
+ * through a new {@code BsonBinaryWriter} into an output buffer it grows from nothing (three buffers
+ * and the writer's state per document) for the same bytes. Readers other than a {@link
+ * BsonBinaryReader} at a document value, and encoding, go to the driver's codec.
  */
 final class RawDocumentCodec implements Codec<RawBsonDocument> {
 
   private static final RawBsonDocumentCodec DRIVER = new RawBsonDocumentCodec();
 
-  /** The collection, reading its documents through this codec. */
-  static MongoCollection<RawBsonDocument> reading(MongoCollection<RawBsonDocument> collection) {
+  /** Where documents are copied to, or null for an array of its own each. */
+  private final DocumentBlocks blocks;
+
+  /** Each document into an array of its own. */
+  RawDocumentCodec() {
+    this(null);
+  }
+
+  /** Each document into {@code blocks}, or into an array of its own if null. */
+  RawDocumentCodec(DocumentBlocks blocks) {
+    this.blocks = blocks;
+  }
+
+  /** The collection, reading its documents through this codec, into {@code blocks} if not null. */
+  static MongoCollection<RawBsonDocument> reading(
+      MongoCollection<RawBsonDocument> collection, DocumentBlocks blocks) {
     return collection.withCodecRegistry(
         CodecRegistries.fromRegistries(
-            CodecRegistries.fromCodecs(new RawDocumentCodec()), collection.getCodecRegistry()));
+            CodecRegistries.fromCodecs(new RawDocumentCodec(blocks)),
+            collection.getCodecRegistry()));
   }
 
   @Override
@@ -49,16 +65,17 @@ final class RawDocumentCodec implements Codec<RawBsonDocument> {
       throw new BsonSerializationException(
           "Document size of " + size + " is less than the minimum of 5 bytes");
     }
-    byte[] bytes = new byte[size];
-    bytes[0] = (byte) size;
-    bytes[1] = (byte) (size >>> 8);
-    bytes[2] = (byte) (size >>> 16);
-    bytes[3] = (byte) (size >>> 24);
-    input.readBytes(bytes, Integer.BYTES, size - Integer.BYTES);
+    int at = blocks == null ? 0 : blocks.reserve(size);
+    byte[] bytes = blocks == null ? new byte[size] : blocks.block();
+    bytes[at] = (byte) size;
+    bytes[at + 1] = (byte) (size >>> 8);
+    bytes[at + 2] = (byte) (size >>> 16);
+    bytes[at + 3] = (byte) (size >>> 24);
+    input.readBytes(bytes, at + Integer.BYTES, size - Integer.BYTES);
     // Back to the document's start, so that the reader steps over it and expects the next element.
     start.reset();
     binary.skipValue();
-    return new RawBsonDocument(bytes, 0, size);
+    return new RawBsonDocument(bytes, at, size);
   }
 
   @Override

@@ -82,6 +82,39 @@ class RawDocumentCodecTest {
   }
 
   @Test
+  void readsABatchIntoSharedBlocksWithTheSameBytes() {
+    List<BsonDocument> documents = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      documents.add(org(i));
+    }
+    documents.add(
+        org(99).append("padding", new BsonString("x".repeat(1100)))); // larger than a block
+    documents.add(org(100));
+    byte[] reply = reply(documents);
+    var blocks = new DocumentBlocks(1024);
+
+    List<RawBsonDocument> ours = readBatch(reply, new RawDocumentCodec(blocks));
+    List<RawBsonDocument> drivers = readBatch(reply, new RawBsonDocumentCodec());
+
+    assertThat(ours).isEqualTo(documents).isEqualTo(drivers);
+    for (int i = 0; i < ours.size(); i++) {
+      assertThat(ours.get(i).getByteBuffer().asNIO())
+          .isEqualTo(drivers.get(i).getByteBuffer().asNIO());
+    }
+    // Several documents to a block, one after the other.
+    ByteBuffer first = ours.get(0).getByteBuffer().asNIO();
+    ByteBuffer second = ours.get(1).getByteBuffer().asNIO();
+    assertThat(second.array()).isSameAs(first.array()).hasSize(1024);
+    assertThat(second.arrayOffset() + second.position())
+        .isEqualTo(first.arrayOffset() + first.position() + first.remaining());
+    // The large one has an array of its own, exactly its size.
+    ByteBuffer large = ours.get(40).getByteBuffer().asNIO();
+    assertThat(large.array()).hasSize(large.remaining());
+    // About 90 bytes each, so ten to a block; nothing was given back.
+    assertThat(blocks.allocated()).isBetween(5L, 7L);
+  }
+
+  @Test
   void refusesASizeUnderFiveBytes() {
     byte[] reply = reply(List.of(org(1)));
     int at = firstDocumentAt(reply);
