@@ -1,8 +1,10 @@
 package dev.flatdump.bench;
 
+import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoCursor;
+import com.mongodb.client.MongoDatabase;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.source.MongoDocumentCursor;
@@ -131,6 +133,7 @@ public final class ExportBenchmark {
 
   private ExportReport run() throws IOException {
     String loadBefore = MachineInfo.loadAverage();
+    String server = describeServer(client);
     Files.createDirectories(settings.dir());
     List<String> names =
         List.of(
@@ -195,7 +198,44 @@ public final class ExportBenchmark {
               last[i].detail()));
     }
     return new ExportReport(
-        settings, MachineInfo.describe(), loadBefore, MachineInfo.loadAverage(), rssPerRow, result);
+        settings,
+        MachineInfo.describe(),
+        server,
+        loadBefore,
+        MachineInfo.loadAverage(),
+        rssPerRow,
+        result);
+  }
+
+  /**
+   * The server's version and WiredTiger cache, e.g. {@code mongod 6.0.5, WiredTiger cache 256 MiB}:
+   * a collection larger than the cache is read back from the data files and decompressed at every
+   * scan, which costs mongod more CPU per document (and the export shares the machine's cores with
+   * it). What the server does not tell (a user without the right to run {@code serverStatus}, a
+   * storage engine without that cache) is said to be unknown.
+   */
+  static String describeServer(MongoClient client) {
+    MongoDatabase admin = client.getDatabase("admin");
+    String version;
+    try {
+      version = "mongod " + admin.runCommand(new Document("buildInfo", 1)).getString("version");
+    } catch (MongoException e) {
+      version = "mongod version unknown (" + e.getMessage() + ")";
+    }
+    String cache;
+    try {
+      Document status = admin.runCommand(new Document("serverStatus", 1));
+      Document wiredTiger = status.get("wiredTiger", Document.class);
+      Document cacheStats = wiredTiger == null ? null : wiredTiger.get("cache", Document.class);
+      Object max = cacheStats == null ? null : cacheStats.get("maximum bytes configured");
+      cache =
+          max instanceof Number bytes
+              ? "WiredTiger cache " + Figures.bytes(bytes.longValue())
+              : "WiredTiger cache unknown (serverStatus does not report one)";
+    } catch (MongoException e) {
+      cache = "WiredTiger cache unknown (" + e.getMessage() + ")";
+    }
+    return version + ", " + cache;
   }
 
   private MongoCollection<RawBsonDocument> rawCollection() {

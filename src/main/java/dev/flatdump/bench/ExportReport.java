@@ -10,6 +10,7 @@ import java.util.Locale;
  *
  * @param settings what was run
  * @param machine see {@link MachineInfo#describe()}
+ * @param server the mongod measured against, see {@link ExportBenchmark#describeServer}
  * @param loadBefore the load average when the benchmark started
  * @param loadAfter the load average when it ended
  * @param rssPerRow whether the peak RSS could be reset before each row; if not, it is the process's
@@ -19,6 +20,7 @@ import java.util.Locale;
 public record ExportReport(
     ExportBenchmark.Settings settings,
     String machine,
+    String server,
     String loadBefore,
     String loadAfter,
     boolean rssPerRow,
@@ -64,7 +66,8 @@ public record ExportReport(
             },
             loadBefore,
             loadAfter));
-    md.append("Machine: ").append(machine).append(".\n\n");
+    md.append("Machine: ").append(machine).append(".\n");
+    md.append("Server: ").append(server).append(".\n\n");
     md.append(
         "| what | time | docs/s | × raw scan | peak heap used | peak live heap | peak RSS"
             + (rssPerRow ? "" : " (whole process)")

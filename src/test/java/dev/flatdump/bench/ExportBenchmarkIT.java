@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.bson.BsonBinaryWriter;
 import org.bson.BsonDocument;
 import org.bson.BsonObjectId;
@@ -67,6 +68,10 @@ class ExportBenchmarkIT {
     try (MongoClient client = MongoClients.create(clientSettings)) {
       ExportReport report = ExportBenchmark.run(client, settings, line -> {});
       assertThat(report).isNotNull();
+      // the server measured against, and its cache, which decides how much CPU mongod spends
+      assertThat(report.server())
+          .matches("mongod \\d+\\.\\d+\\.\\d+, WiredTiger cache \\d[\\d.,]* [KMG]iB");
+      assertThat(report.toMarkdown()).contains("\nServer: " + report.server() + ".\n");
     }
     // without keepFiles, every export directory is gone once measured
     assertThat(dir).isEmptyDirectory();
@@ -77,6 +82,20 @@ class ExportBenchmarkIT {
     assertThat(exports.containsKey("projection")).as(exports.toJson()).isFalse();
     assertThat(exports.getDocument("sort")).isEqualTo(BsonDocument.parse("{_id: 1}"));
     assertThat(finds).allSatisfy(find -> assertThat(find).isEqualTo(exports));
+  }
+
+  @Test
+  void saysWhatItCannotLearnOfTheServer() {
+    MongoClientSettings unreachable =
+        MongoClientSettings.builder()
+            .applyConnectionString(new ConnectionString("mongodb://127.0.0.1:1"))
+            .applyToClusterSettings(b -> b.serverSelectionTimeout(200, TimeUnit.MILLISECONDS))
+            .build();
+    try (MongoClient client = MongoClients.create(unreachable)) {
+      assertThat(ExportBenchmark.describeServer(client))
+          .startsWith("mongod version unknown (")
+          .contains(", WiredTiger cache unknown (");
+    }
   }
 
   private static BsonDocument queryOf(BsonDocument find) {
