@@ -28,7 +28,8 @@ public final class DocumentBlocks {
 
   /**
    * 1 MiB: a few hundred documents of a few KiB. A block partly decoded stays in use, so smaller
-   * blocks hold less that is done with; MongoDB's documents are at most 16 MiB.
+   * blocks hold less that is done with, and G1 takes an array of half its region size or more (2
+   * MiB with the 4 MiB regions of a few GiB of heap) as a humongous object of whole regions.
    */
   static final int DEFAULT_BLOCK_BYTES = 1 << 20;
 
@@ -46,7 +47,7 @@ public final class DocumentBlocks {
 
   private int used;
 
-  /** Filling thread: the array of the last document larger than a block, if it was the last. */
+  /** Filling thread: the array of its own that the last {@link #reserve} made, or null. */
   private byte[] large;
 
   /** Decoding thread: the block of the document reached last. */
