@@ -27,17 +27,17 @@ import java.util.concurrent.ArrayBlockingQueue;
 public final class DocumentBlocks {
 
   /**
-   * 1 MiB: a few hundred documents of a few KiB. A block partly decoded stays in use, so smaller
-   * blocks hold less that is done with, and G1 takes an array of half its region size or more (2
-   * MiB with the 4 MiB regions of a few GiB of heap) as a humongous object of whole regions.
+   * 256 KiB: dozens of documents of a few KiB. G1 takes an array of half its region size or more as
+   * a humongous object of whole regions, and its smallest regions (heaps under 2 GiB) are 1 MiB; a
+   * block partly decoded stays in use, so smaller blocks also hold less that is done with.
    */
-  static final int DEFAULT_BLOCK_BYTES = 1 << 20;
+  static final int DEFAULT_BLOCK_BYTES = 256 << 10;
 
   /**
-   * Blocks kept for reuse at most (64 MiB); more given back at once are left to the collector. The
-   * read-ahead holds up to 64 MiB of documents plus a cursor's batch.
+   * Blocks kept for reuse at most (64 MiB of the default size); more given back at once are left to
+   * the collector. The read-ahead holds up to 64 MiB of documents plus a cursor's batch.
    */
-  private static final int MAX_FREE = 64;
+  private static final int MAX_FREE = 256;
 
   private final int blockBytes;
   private final ArrayBlockingQueue<byte[]> free = new ArrayBlockingQueue<>(MAX_FREE);
