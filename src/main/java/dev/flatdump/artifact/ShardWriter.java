@@ -57,24 +57,12 @@ public final class ShardWriter {
    * @param shardSizeBytes finish a shard once it would be this many bytes finished; 1 KiB .. 1 GiB
    * @param initialCapacity each shard's first buffer size in bytes (pre-size from the collection's
    *     figures); at most a quarter of the shard size + 1 MiB is taken
-   * @param completed shards already written by an earlier, interrupted run (restart), else empty
-   * @param statsSoFar de-dup statistics of {@code completed}, or null when there are none
-   */
-  public ShardWriter(
-      Path dir,
-      DedupOptions dedup,
-      long shardSizeBytes,
-      int initialCapacity,
-      List<ShardFile> completed,
-      DedupStats statsSoFar) {
-    this(dir, dedup, shardSizeBytes, initialCapacity, 0, completed, statsSoFar);
-  }
-
-  /**
    * @param expectedOrgs how many orgs the whole export will probably write (completed shards
    *     included), from the collection's count; 0 if unknown. Each shard's buffer then grows
    *     straight to the size the orgs left forecast, up to the shard's cap, instead of doubling
    *     ({@link FlatBufferOrgsBuilder#expectOrgs}); the files are the same either way.
+   * @param completed shards already written by an earlier, interrupted run (restart), else empty
+   * @param statsSoFar de-dup statistics of {@code completed}, or null when there are none
    */
   public ShardWriter(
       Path dir,

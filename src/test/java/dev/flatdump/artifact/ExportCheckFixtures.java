@@ -28,7 +28,8 @@ public final class ExportCheckFixtures {
 
   /** Writes an export of {@value #ORGS} realistic orgs in several shards; returns its manifest. */
   public static Manifest export(Path dir) {
-    ShardWriter writer = new ShardWriter(dir, DedupOptions.ALL, SHARD_SIZE, 4096, List.of(), null);
+    ShardWriter writer =
+        new ShardWriter(dir, DedupOptions.ALL, SHARD_SIZE, 4096, 0, List.of(), null);
     OrgGenerator generator = new OrgGenerator(Profile.REALISTIC, 11);
     for (int i = 0; i < ORGS; i++) {
       writer.add(generator.next());

@@ -60,7 +60,7 @@ class ShardWriterTest {
   }
 
   static ShardWriter fresh(Path dir, long shardSize) {
-    return new ShardWriter(dir, DedupOptions.ALL, shardSize, 4096, List.of(), null);
+    return new ShardWriter(dir, DedupOptions.ALL, shardSize, 4096, 0, List.of(), null);
   }
 
   static ByteBuffer read(Path file) throws IOException {
@@ -239,8 +239,8 @@ class ShardWriterTest {
       Path small = Files.createDirectory(dir.resolve("small"));
       Path large = Files.createDirectory(dir.resolve("large"));
 
-      writeAll(new ShardWriter(small, DedupOptions.ALL, TINY, 1, List.of(), null), orgs);
-      writeAll(new ShardWriter(large, DedupOptions.ALL, TINY, ONE_MIB, List.of(), null), orgs);
+      writeAll(new ShardWriter(small, DedupOptions.ALL, TINY, 1, 0, List.of(), null), orgs);
+      writeAll(new ShardWriter(large, DedupOptions.ALL, TINY, ONE_MIB, 0, List.of(), null), orgs);
 
       assertThat(files(small)).isEqualTo(files(large));
     }
@@ -305,7 +305,7 @@ class ShardWriterTest {
       long done = completed.stream().mapToLong(ShardFile::records).sum();
 
       ShardWriter second =
-          new ShardWriter(restarted, DedupOptions.ALL, TINY, 4096, completed, statsSoFar);
+          new ShardWriter(restarted, DedupOptions.ALL, TINY, 4096, 0, completed, statsSoFar);
       orgs.subList((int) done, orgs.size()).forEach(second::add);
       second.finish();
 
@@ -322,7 +322,7 @@ class ShardWriterTest {
       Map<String, String> before = files(dir);
 
       ShardWriter second =
-          new ShardWriter(dir, DedupOptions.ALL, ONE_MIB, 4096, completed, first.stats());
+          new ShardWriter(dir, DedupOptions.ALL, ONE_MIB, 4096, 0, completed, first.stats());
       second.finish();
 
       assertThat(second.shards()).isEqualTo(completed);
