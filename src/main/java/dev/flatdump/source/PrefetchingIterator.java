@@ -39,6 +39,11 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
 
   private static final Object END = new Object();
 
+  // What fill() stopped for.
+  private static final int HAND_OVER = 0;
+  private static final int SOURCE_ENDED = 1;
+  private static final int OUT_OF_ALLOWANCE = 2;
+
   private record Failure(RuntimeException error) {}
 
   /** Elements handed over at once, and the budget they took together. */
@@ -59,6 +64,13 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
   private final int chunkSize;
   private final Thread producer;
   private volatile boolean stopped;
+
+  // The background thread's own: budget it took from kibibytes and has not given to an element
+  // yet, and the element that did not fit in it.
+  private int allowance;
+  private T held;
+  private int heldPermits;
+
   private Chunk current;
   private int position;
   private boolean ended;
@@ -115,28 +127,33 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
     Buffered buffered = source instanceof Buffered b ? b : null;
     Chunk chunk = new Chunk(chunkSize);
     try {
-      Object last;
+      Object last = END;
       try {
-        while (!stopped && source.hasNext()) {
-          T element = source.next();
-          int permits = permits(element);
-          if (!kibibytes.tryAcquire(permits)) {
-            // Hand over what this thread holds before it waits: the caller may need it to make
-            // room.
-            chunk = handOver(chunk);
-            while (!kibibytes.tryAcquire(permits, 100, TimeUnit.MILLISECONDS)) {
-              if (stopped) {
+        while (!stopped) {
+          int filled = fill(chunk, source, buffered);
+          if (filled == SOURCE_ENDED) {
+            break;
+          }
+          if (filled == OUT_OF_ALLOWANCE) {
+            allowance += kibibytes.drainPermits();
+            if (allowance < heldPermits) {
+              // Hand over what this thread holds before it waits: the caller may need it to make
+              // room.
+              chunk = handOver(chunk);
+              if (!awaitAllowance(heldPermits)) {
                 return;
               }
             }
+            allowance -= heldPermits;
+            chunk.elements[chunk.size++] = held;
+            chunk.permits += heldPermits;
+            held = null;
+            if (!handOverNow(chunk, buffered)) {
+              continue;
+            }
           }
-          chunk.elements[chunk.size++] = element;
-          chunk.permits += permits;
-          if (chunk.size == chunkSize || buffered == null || buffered.readyWithoutWaiting() == 0) {
-            chunk = handOver(chunk);
-          }
+          chunk = handOver(chunk);
         }
-        last = END;
       } catch (RuntimeException e) {
         last = new Failure(e);
       }
@@ -153,6 +170,57 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
         }
       }
     }
+  }
+
+  /**
+   * The background thread's hot loop: adds elements to {@code chunk} until it is to be handed over
+   * ({@link #HAND_OVER}), the source has ended ({@link #SOURCE_ENDED}) or an element needs more
+   * budget than the allowance holds ({@link #OUT_OF_ALLOWANCE}; the element is then {@link #held}).
+   *
+   * <p>A method of its own, and without a rare branch, because the JIT compiles it with the
+   * source's code inlined: a branch that it has never seen taken becomes a trap that throws the
+   * compiled code away when it is taken after all. Waiting for budget and for room in the queue,
+   * which happen in some runs and not in others (the caller fell behind), are the caller's, which
+   * runs once per chunk and is cheap to compile again. Every exit here is taken in every run: the
+   * allowance starts empty and runs out every few thousand elements.
+   */
+  private int fill(Chunk chunk, Iterator<T> source, Buffered buffered) {
+    while (!stopped && source.hasNext()) {
+      T element = source.next();
+      int permits = permits(element);
+      if (permits > allowance) {
+        held = element;
+        heldPermits = permits;
+        return OUT_OF_ALLOWANCE;
+      }
+      allowance -= permits;
+      chunk.elements[chunk.size++] = element;
+      chunk.permits += permits;
+      if (handOverNow(chunk, buffered)) {
+        return HAND_OVER;
+      }
+    }
+    return SOURCE_ENDED;
+  }
+
+  /** Full, or the source would have to wait for more: the caller should not wait with it. */
+  private boolean handOverNow(Chunk chunk, Buffered buffered) {
+    return chunk.size == chunkSize || buffered == null || buffered.readyWithoutWaiting() == 0;
+  }
+
+  /**
+   * Waits until the allowance holds {@code permits}; false if this iterator was closed meanwhile.
+   */
+  private boolean awaitAllowance(int permits) throws InterruptedException {
+    while (allowance < permits) {
+      int missing = permits - allowance;
+      if (kibibytes.tryAcquire(missing, 100, TimeUnit.MILLISECONDS)) {
+        allowance += missing;
+      } else if (stopped) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Puts a chunk that holds anything into the queue; returns the chunk to fill next. */

@@ -205,6 +205,25 @@ class PrefetchingIteratorTest {
     }
 
     @Test
+    void takesBudgetForWholeChunksWhileThereIsSome() throws Exception {
+      // Every element weighs 1 KiB and 1 MiB may wait: the budget never runs short, so the
+      // background thread fills whole chunks of 64. Room for one chunk in the queue: one waits
+      // there, one full in the thread's hand, and nothing more is read.
+      var source = new BufferedSource(1_000, -1, 1_000, -1);
+      try (var it =
+          new PrefetchingIterator<>(source, PrefetchingIterator.CHUNK, i -> 1024L, 1L << 20, "t")) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (source.produced.get() < 2 * PrefetchingIterator.CHUNK
+            && System.nanoTime() < deadline) {
+          Thread.sleep(10);
+        }
+        Thread.sleep(100);
+        assertThat(source.produced.get()).isEqualTo(2 * PrefetchingIterator.CHUNK);
+        assertThat(drain(it)).containsExactlyElementsOf(IntStream.range(0, 1_000).boxed().toList());
+      }
+    }
+
+    @Test
     void rethrowsTheSourcesFailureAfterTheElementsBeforeIt() throws Exception {
       var source = new BufferedSource(1_000, 100, 1_000, -1);
       try (var it = new PrefetchingIterator<>(source, 500, "t")) {
