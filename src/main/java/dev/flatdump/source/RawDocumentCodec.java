@@ -28,6 +28,13 @@ final class RawDocumentCodec implements Codec<RawBsonDocument> {
 
   private static final RawBsonDocumentCodec DRIVER = new RawBsonDocumentCodec();
 
+  /**
+   * The largest document a reply can hold: MongoDB's 16 MiB limit on a stored document plus the 16
+   * KiB it allows for its own use ({@code BSONObjMaxInternalSize}). A larger stated size is a
+   * corrupt reply, refused before an array of that size is allocated for it.
+   */
+  static final int MAX_DOCUMENT_BYTES = (16 << 20) + (16 << 10);
+
   /** Where documents are copied to, or null for an array of its own each. */
   private final DocumentBlocks blocks;
 
@@ -64,6 +71,14 @@ final class RawDocumentCodec implements Codec<RawBsonDocument> {
     if (size < 5) {
       throw new BsonSerializationException(
           "Document size of " + size + " is less than the minimum of 5 bytes");
+    }
+    if (size > MAX_DOCUMENT_BYTES) {
+      throw new BsonSerializationException(
+          "Document size of "
+              + size
+              + " is more than the maximum of "
+              + MAX_DOCUMENT_BYTES
+              + " bytes a MongoDB reply can hold");
     }
     int at = blocks == null ? 0 : blocks.reserve(size);
     byte[] bytes = blocks == null ? new byte[size] : blocks.block();

@@ -126,6 +126,21 @@ class RawDocumentCodecTest {
   }
 
   @Test
+  void refusesASizeNoReplyCanHoldBeforeAllocatingForIt() {
+    byte[] reply = reply(List.of(org(1)));
+    int at = firstDocumentAt(reply);
+    ByteBuffer.wrap(reply).order(ByteOrder.LITTLE_ENDIAN).putInt(at, Integer.MAX_VALUE);
+
+    // Without the check: an OutOfMemoryError for an array of 2 GiB, not this exception.
+    for (RawDocumentCodec codec :
+        List.of(new RawDocumentCodec(), new RawDocumentCodec(new DocumentBlocks(1024)))) {
+      assertThatThrownBy(() -> readBatch(reply, codec))
+          .isInstanceOf(BsonSerializationException.class)
+          .hasMessageContaining("is more than the maximum of 16793600 bytes");
+    }
+  }
+
+  @Test
   void refusesADocumentLongerThanTheBytesLeft() {
     byte[] reply = reply(List.of(org(1)));
     int at = firstDocumentAt(reply);
