@@ -19,26 +19,16 @@ public final class RawDocument {
 
   /**
    * @param id its {@code _id}, or null
-   * @param bson its bytes, in an array of their own
-   */
-  public RawDocument(BsonValue id, RawBsonDocument bson) {
-    this(id, bson, sizeOf(bson), null);
-  }
-
-  /**
-   * @param block the array holding the bytes, for {@link DocumentBlocks#reached}, or null
+   * @param bson its bytes
+   * @param size how many bytes it has
+   * @param block the array holding the bytes, for {@link DocumentBlocks#reached}, or null when they
+   *     are not in {@link DocumentBlocks}
    */
   RawDocument(BsonValue id, RawBsonDocument bson, int size, byte[] block) {
     this.id = id;
     this.bson = Objects.requireNonNull(bson, "RawDocument.bson must not be null");
     this.size = size;
     this.block = block;
-  }
-
-  private static int sizeOf(RawBsonDocument bson) {
-    return Objects.requireNonNull(bson, "RawDocument.bson must not be null")
-        .getByteBuffer()
-        .remaining();
   }
 
   /** Its {@code _id}, or null if it has none. */

@@ -83,8 +83,9 @@ class DocumentBlocksTest {
     blocks.reached(
         new RawDocument(
             new BsonInt32(1),
-            new RawBsonDocument(
-                new BsonDocument("_id", new BsonInt32(1)), new BsonDocumentCodec())));
+            new RawBsonDocument(new BsonDocument("_id", new BsonInt32(1)), new BsonDocumentCodec()),
+            14,
+            null));
     blocks.reserve(60);
     assertThat(blocks.block()).isNotSameAs(a1.block());
     assertThat(blocks.allocated()).isEqualTo(2);
