@@ -117,8 +117,7 @@ class RawDocumentCodecTest {
   @Test
   void refusesASizeUnderFiveBytes() {
     byte[] reply = reply(List.of(org(1)));
-    int at = firstDocumentAt(reply);
-    ByteBuffer.wrap(reply).order(ByteOrder.LITTLE_ENDIAN).putInt(at, 4);
+    sayFirstDocumentSize(reply, 4);
 
     assertThatThrownBy(() -> readBatch(reply, new RawDocumentCodec()))
         .isInstanceOf(BsonSerializationException.class)
@@ -128,8 +127,7 @@ class RawDocumentCodecTest {
   @Test
   void refusesASizeNoReplyCanHoldBeforeAllocatingForIt() {
     byte[] reply = reply(List.of(org(1)));
-    int at = firstDocumentAt(reply);
-    ByteBuffer.wrap(reply).order(ByteOrder.LITTLE_ENDIAN).putInt(at, Integer.MAX_VALUE);
+    sayFirstDocumentSize(reply, Integer.MAX_VALUE);
 
     // Without the check: an OutOfMemoryError for an array of 2 GiB, not this exception.
     for (RawDocumentCodec codec :
@@ -143,8 +141,7 @@ class RawDocumentCodecTest {
   @Test
   void refusesADocumentLongerThanTheBytesLeft() {
     byte[] reply = reply(List.of(org(1)));
-    int at = firstDocumentAt(reply);
-    ByteBuffer.wrap(reply).order(ByteOrder.LITTLE_ENDIAN).putInt(at, reply.length);
+    sayFirstDocumentSize(reply, reply.length);
 
     assertThatThrownBy(() -> readBatch(reply, new RawDocumentCodec()))
         .isInstanceOf(BsonSerializationException.class);
@@ -165,6 +162,11 @@ class RawDocumentCodecTest {
                   .append("ns", new BsonString("db.collection")));
     }
     assertThat(new RawDocumentCodec().getEncoderClass()).isEqualTo(RawBsonDocument.class);
+  }
+
+  /** Overwrites the size that the first document of the reply's array states. */
+  private static void sayFirstDocumentSize(byte[] reply, int size) {
+    ByteBuffer.wrap(reply).order(ByteOrder.LITTLE_ENDIAN).putInt(firstDocumentAt(reply), size);
   }
 
   /** Where the first document of the reply's array starts (its size). */
