@@ -2,6 +2,10 @@ package dev.flatdump.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.mongodb.client.MongoDatabase;
+import dev.flatdump.sample.Profile;
+import dev.flatdump.testing.MongoDbExtension;
+import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,6 +22,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -79,6 +84,7 @@ class LauncherIT {
     assertThat(Files.getLastModifiedTime(layout.resolve("flatdump.jar"))).isEqualTo(made);
     assertThat(second.classPath()).isEqualTo(first.classPath());
     assertThat(leftovers()).isEmpty();
+    assertThat(archives(layout)).as("only an export leaves a class archive").isEmpty();
   }
 
   @Test
@@ -110,6 +116,104 @@ class LauncherIT {
     assertThat(leftovers()).isEmpty();
   }
 
+  /**
+   * The first export that ends well leaves a class data archive in the layout, and later launches
+   * load flatdump's classes from it; a failed export, {@code export --help}, other commands and
+   * FLATDUMP_CDS=off leave none or do not use it.
+   */
+  @Test
+  @ExtendWith(MongoDbExtension.class)
+  void theFirstExportThatEndsWellLeavesAClassArchiveThatLaterLaunchesUse(
+      MongoServer server, MongoDatabase db) throws Exception {
+    ExportCommandIT.generate(db, "orgs", Profile.REALISTIC, 3, 200);
+    String[] exportMissing = export(server, db, "missing", home.resolve("out-missing"));
+    Map<String, String> classLoading = Map.of("FLATDUMP_JAVA_OPTS", "-Xlog:class+load=info");
+
+    for (String[] launch :
+        List.of(new String[] {"--version"}, new String[] {"export", "--help"}, exportMissing)) {
+      Launch l = await(start(Map.of(), launch));
+      assertThat(l.exit() == 0).as(l.out()).isEqualTo(launch != exportMissing);
+      assertThat(archives(layouts().get(0))).as(String.join(" ", launch)).isEmpty();
+    }
+    Launch off =
+        await(
+            start(Map.of("FLATDUMP_CDS", "off"), export(server, db, "orgs", home.resolve("out"))));
+    assertThat(off.exit()).as(off.out()).isZero();
+    assertThat(archives(layouts().get(0))).isEmpty();
+
+    Launch first = await(start(Map.of(), export(server, db, "orgs", home.resolve("out-first"))));
+
+    assertThat(first.exit()).as(first.out()).isZero();
+    assertThat(first.out()).doesNotContain("[cds]").contains("report: ");
+    Path layout = layouts().get(0);
+    assertThat(archives(layout)).singleElement().asString().matches("flatdump-[0-9]+\\.jsa");
+    Launch later =
+        await(start(classLoading, export(server, db, "orgs", home.resolve("out-later"))));
+    assertThat(later.exit()).as(later.out()).isZero();
+    assertThat(later.out())
+        .contains("dev.flatdump.cli.Flatdump source: shared objects file (top)")
+        .contains("dev.flatdump.encode.FlatBufferOrgsBuilder source: shared objects file (top)");
+    Launch without =
+        await(
+            start(
+                Map.of("FLATDUMP_CDS", "off", "FLATDUMP_JAVA_OPTS", "-Xlog:class+load=info"),
+                "--version"));
+    assertThat(without.out())
+        .contains("dev.flatdump.cli.Flatdump source: file:")
+        .doesNotContain("source: shared objects file (top)");
+    assertThat(archives(layout)).hasSize(1);
+  }
+
+  /**
+   * A signal to the launcher while the first export runs (and would leave an archive) reaches the
+   * JVM, which the launcher does not replace in that run: both end, and nothing is published.
+   */
+  @Test
+  @ExtendWith(MongoDbExtension.class)
+  void aSignalDuringTheFirstExportEndsItsJvmAndPublishesNoArchive(
+      MongoServer server, MongoDatabase db) throws Exception {
+    ExportCommandIT.generate(db, "orgs", Profile.REALISTIC, 3, 200);
+    assertThat(launch(Map.of()).exit()).isZero(); // the layout, made before the export starts
+    Process launcher = start(Map.of(), export(server, db, "orgs", home.resolve("out")));
+    ProcessHandle jvm = null;
+    for (int i = 0; i < 600 && jvm == null; i++) {
+      jvm =
+          launcher
+              .toHandle()
+              .children()
+              .filter(c -> c.info().commandLine().orElse("").contains("ArchiveClassesAtExit"))
+              .findFirst()
+              .orElse(null);
+      Thread.sleep(50);
+    }
+    assertThat(jvm).as("the export's JVM, a child of the launcher").isNotNull();
+
+    launcher.destroy(); // SIGTERM, to the launcher only
+
+    Launch ended = await(launcher);
+    assertThat(jvm.onExit().get(60, TimeUnit.SECONDS).isAlive()).isFalse();
+    // ended by the signal, not by finishing the export, whose manifest is written last
+    assertThat(home.resolve("out").resolve("manifest.json")).doesNotExist();
+    assertThat(ended.exit()).as(ended.out()).isNotZero();
+    assertThat(archives(layouts().get(0))).isEmpty();
+  }
+
+  private static String[] export(MongoServer server, MongoDatabase db, String coll, Path out) {
+    return new String[] {
+      "export",
+      "--uri",
+      server.uri(),
+      "--db",
+      db.getName(),
+      "--collection",
+      coll,
+      "--out",
+      out.toString(),
+      "--compress",
+      "none"
+    };
+  }
+
   @Test
   void runsTheFatJarWhenItCannotExtract() throws Exception {
     // A java first on the PATH that fails Spring Boot's extract tool and runs anything else.
@@ -138,13 +242,19 @@ class LauncherIT {
   }
 
   private Process start(Map<String, String> env) throws IOException {
+    return start(env, "--version");
+  }
+
+  /** The launcher with these arguments; the JVM shows its settings unless env says otherwise. */
+  private Process start(Map<String, String> env, String... args) throws IOException {
     Path log = Files.createTempFile(home, "launch", ".log");
+    List<String> command = new ArrayList<>();
+    command.add(home.resolve("bin").resolve("flatdump").toString());
+    command.addAll(List.of(args));
     ProcessBuilder pb =
-        new ProcessBuilder(home.resolve("bin").resolve("flatdump").toString(), "--version")
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     Map<String, String> e = new HashMap<>(env);
-    e.put("FLATDUMP_JAVA_OPTS", "-XshowSettings:properties");
+    e.putIfAbsent("FLATDUMP_JAVA_OPTS", "-XshowSettings:properties");
     pb.environment().putAll(e);
     Process p = pb.start();
     logs.put(p, log);
@@ -159,6 +269,13 @@ class LauncherIT {
     String out = Files.readString(logs.get(p), StandardCharsets.UTF_8);
     assertThat(ended).as("launcher ended within 120 s: %s", out).isTrue();
     return new Launch(p.exitValue(), out);
+  }
+
+  /** Class data archives in the layout, published ({@code flatdump-*.jsa}) or not. */
+  private static List<String> archives(Path layout) throws IOException {
+    try (Stream<Path> s = Files.list(layout)) {
+      return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".jsa")).toList();
+    }
   }
 
   private List<Path> layouts() throws IOException {
