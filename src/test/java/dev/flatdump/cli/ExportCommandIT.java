@@ -37,6 +37,12 @@ class ExportCommandIT {
 
   static CliRun export(
       MongoServer server, MongoDatabase db, String collection, Path out, String... extra) {
+    return CliRun.of(exportArgs(server, db, collection, out, extra));
+  }
+
+  /** The arguments of {@code flatdump export} from this collection into {@code out}. */
+  static String[] exportArgs(
+      MongoServer server, MongoDatabase db, String collection, Path out, String... extra) {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -50,7 +56,7 @@ class ExportCommandIT {
                 "--out",
                 out.toString()));
     args.addAll(List.of(extra));
-    return CliRun.of(args.toArray(String[]::new));
+    return args.toArray(String[]::new);
   }
 
   static CliRun verify(MongoServer server, MongoDatabase db, String collection, Path out) {

@@ -199,19 +199,7 @@ class LauncherIT {
   }
 
   private static String[] export(MongoServer server, MongoDatabase db, String coll, Path out) {
-    return new String[] {
-      "export",
-      "--uri",
-      server.uri(),
-      "--db",
-      db.getName(),
-      "--collection",
-      coll,
-      "--out",
-      out.toString(),
-      "--compress",
-      "none"
-    };
+    return ExportCommandIT.exportArgs(server, db, coll, out, "--compress", "none");
   }
 
   @Test
