@@ -141,12 +141,16 @@ class LauncherIT {
     assertThat(off.exit()).as(off.out()).isZero();
     assertThat(archives(layouts().get(0))).isEmpty();
 
+    // what a launcher killed while it recorded would leave: no process has that pid
+    Path killed = Files.writeString(layouts().get(0).resolve(".flatdump-cds.4194305.jsa"), "part");
+
     Launch first = await(start(Map.of(), export(server, db, "orgs", home.resolve("out-first"))));
 
     assertThat(first.exit()).as(first.out()).isZero();
     assertThat(first.out()).doesNotContain("[cds]").contains("report: ");
     Path layout = layouts().get(0);
     assertThat(archives(layout)).singleElement().asString().matches("flatdump-[0-9]+\\.jsa");
+    assertThat(killed).doesNotExist();
     Launch later =
         await(start(classLoading, export(server, db, "orgs", home.resolve("out-later"))));
     assertThat(later.exit()).as(later.out()).isZero();
