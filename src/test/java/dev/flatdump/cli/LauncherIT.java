@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code bin/flatdump} in a home of its own (the launcher and a copy of the built jar): it runs the
  * jar from an extracted layout made once per build of the jar, and the fat jar when it cannot make
- * one.
+ * one; the first export that ends well from a layout records a class data archive there, which
+ * later launches start from.
  */
 class LauncherIT {
 
