@@ -207,6 +207,33 @@ class LauncherIT {
     return ExportCommandIT.exportArgs(server, db, coll, out, "--compress", "none");
   }
 
+  /** A signal while the launcher extracts the layout leaves neither a layout nor its copy. */
+  @Test
+  void aSignalWhileExtractingLeavesNoHalfMadeLayout() throws Exception {
+    Process launcher = start(Map.of());
+    ProcessHandle extract = null;
+    for (int i = 0; i < 600 && extract == null; i++) {
+      extract =
+          launcher
+              .toHandle()
+              .children()
+              .filter(c -> c.info().commandLine().orElse("").contains("-Djarmode=tools"))
+              .findFirst()
+              .orElse(null);
+      Thread.sleep(20);
+    }
+    assertThat(extract).as("the extract tool, a child of the launcher").isNotNull();
+
+    launcher.destroy(); // SIGTERM, to the launcher only
+
+    Launch ended = await(launcher);
+    assertThat(ended.exit()).as(ended.out()).isEqualTo(143);
+    assertThat(ended.out()).doesNotContain("flatdump ");
+    assertThat(extract.onExit().get(60, TimeUnit.SECONDS).isAlive()).isFalse();
+    assertThat(leftovers()).isEmpty();
+    assertThat(layouts()).isEmpty();
+  }
+
   @Test
   void runsTheFatJarWhenItCannotExtract() throws Exception {
     // A java first on the PATH that fails Spring Boot's extract tool and runs anything else.
