@@ -180,17 +180,7 @@ class LauncherIT {
     ExportCommandIT.generate(db, "orgs", Profile.REALISTIC, 3, 200);
     assertThat(launch(Map.of()).exit()).isZero(); // the layout, made before the export starts
     Process launcher = start(Map.of(), export(server, db, "orgs", home.resolve("out")));
-    ProcessHandle jvm = null;
-    for (int i = 0; i < 600 && jvm == null; i++) {
-      jvm =
-          launcher
-              .toHandle()
-              .children()
-              .filter(c -> c.info().commandLine().orElse("").contains("ArchiveClassesAtExit"))
-              .findFirst()
-              .orElse(null);
-      Thread.sleep(50);
-    }
+    ProcessHandle jvm = child(launcher, "ArchiveClassesAtExit");
     assertThat(jvm).as("the export's JVM, a child of the launcher").isNotNull();
 
     launcher.destroy(); // SIGTERM, to the launcher only
@@ -203,6 +193,27 @@ class LauncherIT {
     assertThat(archives(layouts().get(0))).isEmpty();
   }
 
+  /**
+   * The launcher's child process whose command line contains {@code part}, as soon as there is one
+   * (polled for up to 30 s), or null.
+   */
+  private static ProcessHandle child(Process launcher, String part) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      var found =
+          launcher
+              .toHandle()
+              .children()
+              .filter(c -> c.info().commandLine().orElse("").contains(part))
+              .findFirst();
+      if (found.isPresent()) {
+        return found.get();
+      }
+      Thread.sleep(20);
+    }
+    return null;
+  }
+
   private static String[] export(MongoServer server, MongoDatabase db, String coll, Path out) {
     return ExportCommandIT.exportArgs(server, db, coll, out, "--compress", "none");
   }
@@ -211,17 +222,7 @@ class LauncherIT {
   @Test
   void aSignalWhileExtractingLeavesNoHalfMadeLayout() throws Exception {
     Process launcher = start(Map.of());
-    ProcessHandle extract = null;
-    for (int i = 0; i < 600 && extract == null; i++) {
-      extract =
-          launcher
-              .toHandle()
-              .children()
-              .filter(c -> c.info().commandLine().orElse("").contains("-Djarmode=tools"))
-              .findFirst()
-              .orElse(null);
-      Thread.sleep(20);
-    }
+    ProcessHandle extract = child(launcher, "-Djarmode=tools");
     assertThat(extract).as("the extract tool, a child of the launcher").isNotNull();
 
     launcher.destroy(); // SIGTERM, to the launcher only
