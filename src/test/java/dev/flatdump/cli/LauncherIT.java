@@ -167,6 +167,12 @@ class LauncherIT {
         .contains("dev.flatdump.cli.Flatdump source: file:")
         .doesNotContain("source: shared objects file (top)");
     assertThat(archives(layout)).hasSize(1);
+
+    // once the archive exists, no launch records again: any launch removes what a killed one left
+    Path killedLater = Files.writeString(layout.resolve(".flatdump-cds.4194306.jsa"), "part");
+    assertThat(await(start(Map.of(), "--version")).exit()).isZero();
+    assertThat(killedLater).doesNotExist();
+    assertThat(archives(layout)).hasSize(1);
   }
 
   /**
