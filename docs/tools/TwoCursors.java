@@ -51,10 +51,11 @@ public class TwoCursors {
       for (int round = 1; round <= rounds; round++) {
         for (int cursors = 1; cursors <= 2; cursors++) {
           long start = System.nanoTime();
-          long read = scan(collection, cursors, middle, count);
+          long read = scan(collection, cursors, middle);
+          long ms = (System.nanoTime() - start) / 1_000_000;
           System.out.printf(
               "round %d, %d cursor%s: %d documents in %d ms%n",
-              round, cursors, cursors == 1 ? "" : "s", read, (System.nanoTime() - start) / 1_000_000);
+              round, cursors, cursors == 1 ? "" : "s", read, ms);
         }
       }
     }
@@ -73,9 +74,12 @@ public class TwoCursors {
     return ids.get(ids.size() / 2);
   }
 
-  /** Reads the collection with 1 or 2 cursors while the consumer burns CPU per document. */
+  /**
+   * Reads the collection with 1 or 2 cursors while the consumer burns CPU per document. Each cursor
+   * ends with an empty chunk; the consumer stops after one from each.
+   */
   private static long scan(
-      MongoCollection<RawBsonDocument> collection, int cursors, BsonValue middle, long count)
+      MongoCollection<RawBsonDocument> collection, int cursors, BsonValue middle)
       throws InterruptedException {
     BlockingQueue<List<RawBsonDocument>> queue = new ArrayBlockingQueue<>(64);
     AtomicLong consumed = new AtomicLong();
@@ -84,8 +88,11 @@ public class TwoCursors {
             () -> {
               long sink = 0;
               try {
-                while (consumed.get() < count) {
-                  for (RawBsonDocument d : queue.take()) {
+                int ended = 0;
+                while (ended < cursors) {
+                  List<RawBsonDocument> chunk = queue.take();
+                  ended += chunk.isEmpty() ? 1 : 0;
+                  for (RawBsonDocument d : chunk) {
                     sink += burn(d.getByteBuffer().remaining());
                     consumed.incrementAndGet();
                   }
@@ -124,6 +131,8 @@ public class TwoCursors {
                   }
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
+                } finally {
+                  end(queue); // also after a failed read, so that the consumer stops
                 }
               });
       reader.start();
@@ -134,6 +143,14 @@ public class TwoCursors {
     }
     consumer.join();
     return consumed.get();
+  }
+
+  private static void end(BlockingQueue<List<RawBsonDocument>> queue) {
+    try {
+      queue.put(List.of());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static long burnAlone(long count) {
