@@ -15,7 +15,7 @@ import java.util.Locale;
  * @param loadAfter the load average when it ended
  * @param rssPerRow whether the peak RSS could be reset before each row; if not, it is the process's
  *     peak so far
- * @param rows raw scan, Document scan, flatdump reader, flatdump export
+ * @param rows raw scan, Document scan, flatdump reader, flatdump export, in that order
  */
 public record ExportReport(
     ExportBenchmark.Settings settings,
@@ -26,8 +26,96 @@ public record ExportReport(
     boolean rssPerRow,
     List<ExportRow> rows) {
 
+  /** The export's speed target against the raw scan: at least half its documents per second. */
+  public static final double RAW_SCAN_TARGET = 0.5;
+
+  /** The export's speed target against the driver's {@code Document} scan: three times as fast. */
+  public static final double DOCUMENT_SCAN_TARGET = 3.0;
+
+  private static final int RAW = 0;
+  private static final int DOCUMENT = 1;
+  private static final int READER = 2;
+
   public ExportReport {
     rows = List.copyOf(rows);
+    if (rows.size() != 4) {
+      throw new IllegalArgumentException(
+          "rows must be the raw scan, the Document scan, the reader and the export, got "
+              + rows.size());
+    }
+  }
+
+  /**
+   * The export's documents per second over the raw scan's: its target is {@value #RAW_SCAN_TARGET}.
+   */
+  public double exportOverRawScan() {
+    return speedup(export(), rows.get(RAW));
+  }
+
+  /**
+   * The export's documents per second over the {@code Document} scan's: its target is {@value
+   * #DOCUMENT_SCAN_TARGET}.
+   */
+  public double exportOverDocumentScan() {
+    return speedup(export(), rows.get(DOCUMENT));
+  }
+
+  /**
+   * The longest the export row could have taken and still been {@value #DOCUMENT_SCAN_TARGET} times
+   * as fast as this run's {@code Document} scan, in nanoseconds.
+   */
+  public long documentTargetNanos() {
+    return (long) (rows.get(DOCUMENT).nanos() / DOCUMENT_SCAN_TARGET);
+  }
+
+  /**
+   * Where the export stands against its two speed targets in this run. When it misses the {@code
+   * Document} scan's, a second line says how fast it would have had to be, beside the two rows that
+   * bound it from below: the reader alone (every document decoded, nothing encoded or written) and
+   * the raw scan. When the {@code Document} scan ran so fast that the target lies below the
+   * reader's time, no encoder, however fast, could have met it in this run.
+   */
+  public List<String> targets() {
+    double raw = exportOverRawScan();
+    double document = exportOverDocumentScan();
+    List<String> lines = new ArrayList<>();
+    lines.add(
+        String.format(
+            Locale.ROOT,
+            "Targets: the export at %s the raw scan's docs/s (≥ %s: %s) and %s the Document"
+                + " scan's (≥ %s: %s).",
+            Figures.ratio(raw),
+            Figures.ratio(RAW_SCAN_TARGET),
+            raw >= RAW_SCAN_TARGET ? "met" : "missed",
+            Figures.ratio(document),
+            Figures.ratio(DOCUMENT_SCAN_TARGET),
+            document >= DOCUMENT_SCAN_TARGET ? "met" : "missed"));
+    if (document < DOCUMENT_SCAN_TARGET) {
+      long needed = documentTargetNanos();
+      ExportRow reader = rows.get(READER);
+      lines.add(
+          String.format(
+                  Locale.ROOT,
+                  "%s the Document scan needs the export in %s at most; the reader alone (decoding,"
+                      + " no encoding or writing) took %s and the raw scan %s.",
+                  Figures.ratio(DOCUMENT_SCAN_TARGET),
+                  Figures.millis(needed),
+                  Figures.millis(reader.nanos()),
+                  Figures.millis(rows.get(RAW).nanos()))
+              + (needed < reader.nanos()
+                  ? " Out of reach in this run: the export decodes every document as the reader"
+                      + " does, then encodes and writes it."
+                  : ""));
+    }
+    return lines;
+  }
+
+  private ExportRow export() {
+    return rows.get(rows.size() - 1);
+  }
+
+  private static double speedup(ExportRow row, ExportRow baseline) {
+    return row.docsPerSecond() / Math.max(Double.MIN_NORMAL, baseline.docsPerSecond());
   }
 
   /** Rows that saw another number of documents than the raw scan; empty when all agree. */
@@ -90,13 +178,16 @@ public record ExportReport(
           .append(r.peakRssBytes() < 0 ? "n/a" : Figures.bytes(r.peakRssBytes()))
           .append(" |\n");
     }
-    ExportRow export = rows.get(rows.size() - 1);
+    ExportRow export = export();
     md.append('\n')
         .append("The export wrote ")
         .append(Figures.bytes(export.bytes()))
         .append(" of FlatBuffers; its steps in the last run: ")
         .append(export.detail())
         .append(".\n");
+    for (String line : targets()) {
+      md.append(line).append('\n');
+    }
     return md.toString();
   }
 }
