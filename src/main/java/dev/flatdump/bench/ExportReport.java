@@ -62,7 +62,8 @@ public record ExportReport(
 
   /**
    * The longest the export row could have taken and still been {@value #DOCUMENT_SCAN_TARGET} times
-   * as fast as this run's {@code Document} scan, in nanoseconds.
+   * as fast as this run's {@code Document} scan, in nanoseconds: a third of that scan's time, since
+   * both rows read the same documents ({@link #inconsistencies()} says when they did not).
    */
   public long documentTargetNanos() {
     return (long) (rows.get(DOCUMENT).nanos() / DOCUMENT_SCAN_TARGET);
