@@ -123,9 +123,9 @@ public record ExportReport(
   public List<String> inconsistencies() {
     List<String> problems = new ArrayList<>();
     for (ExportRow row : rows) {
-      if (row.docs() != rows.get(0).docs()) {
+      if (row.docs() != rows.get(RAW).docs()) {
         problems.add(
-            row.name() + " saw " + row.docs() + " documents, the raw scan " + rows.get(0).docs());
+            row.name() + " saw " + row.docs() + " documents, the raw scan " + rows.get(RAW).docs());
       }
     }
     return problems;
@@ -133,7 +133,7 @@ public record ExportReport(
 
   /** The table in Markdown, with a header line that says how and where it was measured. */
   public String toMarkdown() {
-    ExportRow floor = rows.get(0);
+    ExportRow floor = rows.get(RAW);
     var md = new StringBuilder();
     md.append(
         String.format(
