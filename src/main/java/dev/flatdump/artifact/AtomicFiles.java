@@ -16,6 +16,9 @@ import java.nio.file.StandardOpenOption;
  * Writes files so that a file appears under its final name only when it is complete: the bytes go
  * to a temporary sibling ({@code .NAME.tmp}), are forced to disk, and the temporary is renamed over
  * the final name. A crash leaves at most a temporary file, which the next write replaces.
+ *
+ * <p>Every rename is followed by an {@code fsync} of the directories it changed, so that a rename
+ * that returned also survives a power loss, not only a killed process.
  */
 public final class AtomicFiles {
 
@@ -102,7 +105,10 @@ public final class AtomicFiles {
     }
   }
 
-  /** Renames {@code source} to {@code target} atomically, replacing it. */
+  /**
+   * Renames {@code source} to {@code target} atomically, replacing it (a file, a symbolic link, or
+   * an empty directory), then forces the directories that changed to disk.
+   */
   public static void move(Path source, Path target) {
     try {
       Files.move(
@@ -114,6 +120,37 @@ public final class AtomicFiles {
       throw new ArtifactException(
           "cannot rename " + source + " to " + target + ": " + e.getMessage(), e);
     }
+    Path from = parentOf(source);
+    Path to = parentOf(target);
+    syncDirectory(to);
+    if (!from.equals(to)) {
+      syncDirectory(from);
+    }
+  }
+
+  /**
+   * Forces a directory's entries to disk ({@code fsync} of the directory), so that files created,
+   * renamed or removed in it stay so after a power loss. A no-op where the platform cannot open a
+   * directory for it (Windows).
+   */
+  public static void syncDirectory(Path dir) {
+    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+      ch.force(true);
+    } catch (IOException e) {
+      if (isWindows()) {
+        return; // directories cannot be opened there; NTFS journals its metadata
+      }
+      throw new ArtifactException("cannot sync directory " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Path parentOf(Path p) {
+    Path parent = p.toAbsolutePath().getParent();
+    return parent == null ? p.toAbsolutePath() : parent;
+  }
+
+  private static boolean isWindows() {
+    return System.getProperty("os.name", "").startsWith("Windows");
   }
 
   static void deleteQuietly(Path p) {

@@ -191,15 +191,18 @@ public final class ExportChecker {
     return result.organizations();
   }
 
-  /** Shard files and their copies ({@code organizations*.fb*}) that the manifest does not list. */
+  /**
+   * Shard files and their copies ({@link ShardWriter#SHARD_OR_COPY}) that the manifest does not
+   * list.
+   */
   private static void checkUnlisted(
       Path dir, Map<String, ArtifactFile> listed, List<Problem> problems) {
-    try (DirectoryStream<Path> ds =
-        Files.newDirectoryStream(dir, ShardWriter.BASE_NAME + "*" + ShardWriter.EXTENSION + "*")) {
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       List<String> names = new ArrayList<>();
       ds.forEach(p -> names.add(p.getFileName().toString()));
       names.stream()
           .sorted()
+          .filter(n -> ShardWriter.SHARD_OR_COPY.matcher(n).matches())
           .filter(n -> !listed.containsKey(n))
           .forEach(n -> problems.add(new Problem(n, "is a shard file the manifest does not list")));
     } catch (IOException e) {

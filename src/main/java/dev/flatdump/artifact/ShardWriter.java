@@ -39,6 +39,18 @@ public final class ShardWriter {
   public static final String BASE_NAME = "organizations";
   public static final String EXTENSION = ".fb";
 
+  /**
+   * The names a shard or one of its compressed copies can have: {@code organizations.fb} or {@code
+   * organizations-00000.fb}, plus {@code .gz} or {@code .zst}. Not {@code organizations.fbs}, the
+   * schema.
+   */
+  public static final java.util.regex.Pattern SHARD_OR_COPY =
+      java.util.regex.Pattern.compile(
+          java.util.regex.Pattern.quote(BASE_NAME)
+              + "(-\\d{5})?"
+              + java.util.regex.Pattern.quote(EXTENSION)
+              + "(\\.gz|\\.zst)?");
+
   private final Path dir;
   private final DedupOptions dedup;
   private final long shardSizeBytes;

@@ -60,7 +60,9 @@ final class LauncherExport {
             -1,
             settings.batchSize(),
             LocalDate.now(),
-            0L);
+            0L,
+            ExportOptions.DEFAULT_KEEP,
+            false);
     ExportLauncher.Result result =
         ExportLauncher.run(options, client, ExportLauncher.defaultJobRepositoryUrl(out), l -> {});
     if (result.outcome() != ExportLauncher.Outcome.COMPLETED) {
@@ -93,7 +95,7 @@ final class LauncherExport {
   }
 
   private static long artifactBytes(Path out) throws IOException {
-    try (Stream<Path> files = Files.list(out)) {
+    try (Stream<Path> files = Files.list(dev.flatdump.artifact.OutputLayout.resolve(out))) {
       long total = 0;
       for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".fb")).toList()) {
         total += Files.size(f);

@@ -7,7 +7,8 @@ import picocli.CommandLine.Parameters;
 /** The PATH argument of the commands that open an export directory or one .fb file. */
 final class ArtifactPath {
 
-  @Parameters(index = "0", paramLabel = "PATH", description = "An export directory or a .fb file.")
+  @Parameters(index = "0", paramLabel = "PATH", description =
+          "An output directory (its current export), one export's directory, or a .fb file.")
   private Path path;
 
   /** The path given, or a usage error naming it if there is nothing there. */

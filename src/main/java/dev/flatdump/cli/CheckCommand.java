@@ -3,6 +3,7 @@ package dev.flatdump.cli;
 import dev.flatdump.artifact.ExportChecker;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import dev.flatdump.artifact.OutputLayout;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -33,7 +34,11 @@ public final class CheckCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "DIR", description = "The export directory.")
+  @Parameters(
+      index = "0",
+      paramLabel = "DIR",
+      description =
+          "An output directory (its current export is checked) or one export's directory.")
   private Path dir;
 
   @Override
@@ -42,6 +47,7 @@ public final class CheckCommand implements Callable<Integer> {
       throw new IllegalArgumentException("not a directory: " + dir);
     }
     PrintWriter out = spec.commandLine().getOut();
+    Path dir = OutputLayout.resolve(this.dir);
     ExportChecker.Result result = ExportChecker.check(dir);
     result.problems().forEach(p -> out.println("PROBLEM " + p));
     if (result.clean()) {

@@ -31,9 +31,11 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Streams a MongoDB collection into FlatBuffers artifacts.",
-      "Writes into DIR: organizations.fb (or numbered shards), .gz and .zst copies,"
-          + " rejects.jsonl, report.json, report.md, report.html and manifest.json (published"
-          + " last). Running the same command again after a failure resumes it from its last"
+      "Publishes each export into a directory of its own, DIR/exports/RUNDATE-ID:"
+          + " organizations.fb (or numbered shards), .gz and .zst copies, rejects.jsonl,"
+          + " report.json, report.md, report.html, organizations.fbs and manifest.json; then"
+          + " points DIR/current (a symbolic link) and DIR/CURRENT (a text file) at it."
+          + " Running the same command again after a failure resumes it from its last"
           + " checkpoint."
     })
 public final class ExportCommand implements Callable<Integer> {
@@ -148,10 +150,28 @@ public final class ExportCommand implements Callable<Integer> {
   private boolean newRun;
 
   @Option(
+      names = "--keep",
+      defaultValue = "" + ExportOptions.DEFAULT_KEEP,
+      paramLabel = "N",
+      description =
+          "Published exports to keep in DIR/exports, the new one included; the current one is"
+              + " never removed (default: ${DEFAULT-VALUE}).")
+  private int keep;
+
+  @Option(
+      names = "--fsync-source",
+      description =
+          "Run {fsync: 1} on the source server before reading its storage figures for the"
+              + " report. An admin command that flushes every database: off by default, and"
+              + " without it the storage figures can lag the last checkpoint.")
+  private boolean fsyncSource;
+
+  @Option(
       names = "--upload",
       paramLabel = "S3_URI",
       description =
-          "Upload the finished export to s3://bucket/prefix (data first, manifest.json last)."
+          "Upload the published export to s3://bucket/prefix/exports/NAME/ (data first,"
+              + " manifest.json last), then point s3://bucket/prefix/CURRENT at it."
               + " Credentials come from the AWS SDK's default chain (AWS_ACCESS_KEY_ID, ...).")
   private String upload;
 
@@ -222,7 +242,9 @@ public final class ExportCommand implements Callable<Integer> {
             maxRejects,
             batchSize,
             runDate == null ? LocalDate.now() : runDate,
-            newRun ? System.currentTimeMillis() : 0L);
+            newRun ? System.currentTimeMillis() : 0L,
+            keep,
+            fsyncSource);
     if (restart && newRun) {
       throw new IllegalArgumentException("--restart and --new-run exclude each other");
     }

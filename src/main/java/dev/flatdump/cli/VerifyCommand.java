@@ -9,6 +9,7 @@ import dev.flatdump.source.MongoDocumentCursor;
 import dev.flatdump.source.MongoOrgSource;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import dev.flatdump.artifact.OutputLayout;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -48,7 +49,11 @@ public final class VerifyCommand implements Callable<Integer> {
       description = "Differences to print (default: ${DEFAULT-VALUE}).")
   private int maxDifferences;
 
-  @Parameters(index = "0", paramLabel = "DIR", description = "The export directory.")
+  @Parameters(
+      index = "0",
+      paramLabel = "DIR",
+      description =
+          "An output directory (its current export is verified) or one export's directory.")
   private Path dir;
 
   @Override
@@ -58,6 +63,7 @@ public final class VerifyCommand implements Callable<Integer> {
       throw new IllegalArgumentException("not a directory: " + dir);
     }
     PrintWriter out = spec.commandLine().getOut();
+    Path dir = OutputLayout.resolve(this.dir);
     Manifest manifest = Manifest.read(dir.resolve(Manifest.FILE_NAME));
     OrgArtifact artifact = OrgArtifact.open(dir);
     try (MongoClient client = mongo.connect();

@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import javax.sql.DataSource;
 import org.springframework.batch.core.configuration.support.JdbcDefaultBatchConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -13,6 +14,8 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionSystemException;
+import org.springframework.transaction.support.DefaultTransactionStatus;
 
 /**
  * The job repository: Spring Batch's JDBC store, so that a failed run can be restarted. By default
@@ -34,8 +37,39 @@ class BatchInfrastructureConfiguration extends JdbcDefaultBatchConfiguration {
   }
 
   @Bean
-  PlatformTransactionManager transactionManager(DataSource dataSource) {
-    return new DataSourceTransactionManager(dataSource);
+  PlatformTransactionManager transactionManager(DataSource dataSource, JobRuntime runtime) {
+    return runtime.jobRepositoryUrl().startsWith("jdbc:h2:file:")
+        ? new SyncingH2TransactionManager(dataSource)
+        : new DataSourceTransactionManager(dataSource);
+  }
+
+  /**
+   * Makes every commit of an H2 file database durable. With {@code WRITE_DELAY=0}, H2 writes a
+   * commit to its file before the commit returns, so a killed process loses nothing, but it does
+   * not force the file to disk: only {@code CHECKPOINT SYNC} (and closing the database) does. This
+   * runs it after every commit, which for this job is a few per shard.
+   */
+  static final class SyncingH2TransactionManager extends DataSourceTransactionManager {
+
+    SyncingH2TransactionManager(DataSource dataSource) {
+      super(dataSource);
+    }
+
+    @Override
+    protected void doCommit(DefaultTransactionStatus status) {
+      super.doCommit(status);
+      Connection con =
+          ((org.springframework.jdbc.datasource.JdbcTransactionObjectSupport)
+                  status.getTransaction())
+              .getConnectionHolder()
+              .getConnection();
+      try (Statement st = con.createStatement()) {
+        st.execute("CHECKPOINT SYNC");
+      } catch (SQLException e) {
+        throw new TransactionSystemException(
+            "committed, but could not force the job repository to disk (CHECKPOINT SYNC)", e);
+      }
+    }
   }
 
   private static void createTablesIfMissing(DataSource ds, String url) {

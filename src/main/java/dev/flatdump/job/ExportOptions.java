@@ -34,6 +34,9 @@ import org.springframework.batch.core.job.parameters.JobParametersBuilder;
  * @param batchSize the MongoDB cursor's batch size
  * @param runDate identifies the job instance with the other identifying values
  * @param runId 0 normally; a distinct value forces a fresh job instance
+ * @param keep how many published exports {@code out} keeps, the new one included; at least 1
+ * @param fsyncSource whether the report flushes the source server ({@code {fsync: 1}}, an admin
+ *     command that flushes every database) before reading its storage figures
  */
 public record ExportOptions(
     String source,
@@ -50,7 +53,12 @@ public record ExportOptions(
     long maxRejects,
     int batchSize,
     LocalDate runDate,
-    long runId) {
+    long runId,
+    int keep,
+    boolean fsyncSource) {
+
+  /** Exports kept by default: the new one and the one before, for a consumer still reading it. */
+  public static final int DEFAULT_KEEP = 2;
 
   public static final List<String> COMPRESSIONS = List.of("gzip", "zstd");
   public static final List<String> BASELINES = List.of("plain", "strings", "protobuf", "json");
@@ -71,6 +79,8 @@ public record ExportOptions(
   static final String BATCH_SIZE = "batchSize";
   static final String RUN_DATE = "runDate";
   static final String RUN_ID = "runId";
+  static final String KEEP = "keep";
+  static final String FSYNC_SOURCE = "fsyncSource";
 
   public ExportOptions {
     requireText(source, "source");
@@ -101,6 +111,9 @@ public record ExportOptions(
       throw new IllegalArgumentException("batch size must be >= 1, got " + batchSize);
     }
     Objects.requireNonNull(runDate, "runDate must be set");
+    if (keep < 1) {
+      throw new IllegalArgumentException("keep must be >= 1, got " + keep);
+    }
   }
 
   /** Parses a comma list such as {@code gzip,zstd}; {@code none} or blank is the empty list. */
@@ -170,7 +183,8 @@ public record ExportOptions(
   }
 
   /**
-   * These options as job parameters; all identifying, so that another option is another instance.
+   * These options as job parameters. Those that shape the export are identifying, so that another
+   * value is another job instance; the batch size, {@code keep} and {@code fsyncSource} are not.
    */
   public JobParameters toJobParameters() {
     return new JobParametersBuilder()
@@ -189,6 +203,8 @@ public record ExportOptions(
         .addLong(BATCH_SIZE, (long) batchSize, false)
         .addString(RUN_DATE, runDate.toString())
         .addLong(RUN_ID, runId)
+        .addLong(KEEP, (long) keep, false)
+        .addString(FSYNC_SOURCE, Boolean.toString(fsyncSource), false)
         .toJobParameters();
   }
 
@@ -209,6 +225,9 @@ public record ExportOptions(
         p.getLong(MAX_REJECTS),
         p.getLong(BATCH_SIZE).intValue(),
         LocalDate.parse(p.getString(RUN_DATE)),
-        p.getLong(RUN_ID));
+        p.getLong(RUN_ID),
+        // absent from the parameters of runs recorded before they existed
+        p.getLong(KEEP) == null ? DEFAULT_KEEP : p.getLong(KEEP).intValue(),
+        Boolean.parseBoolean(p.getString(FSYNC_SOURCE)));
   }
 }

@@ -21,6 +21,7 @@ final class JobState {
   static final String EXPORTED = "export.exported";
   static final String REJECTED = "export.rejected";
   static final String FILES = "compress.files";
+  static final String REPORT_FILES = "report.files";
 
   private JobState() {}
 

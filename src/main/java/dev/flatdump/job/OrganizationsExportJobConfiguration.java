@@ -12,7 +12,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * {@code organizationsExportJob}: {@code exportStep} → {@code compressStep} → {@code reportStep} →
- * {@code uploadStep} (a no-op without {@code --upload}). Only composes builders; the work is in the
+ * {@code publishStep} → {@code uploadStep} (a no-op without {@code --upload}). Only composes builders; the work is in the
  * tasklets and the plain-Java stages they call.
  *
  * <p>Every step reads its {@link ExportOptions} from the job parameters, so a restart runs with the
@@ -31,11 +31,13 @@ class OrganizationsExportJobConfiguration {
       Step exportStep,
       Step compressStep,
       Step reportStep,
+      Step publishStep,
       Step uploadStep) {
     return new JobBuilder(JOB_NAME, jobRepository)
         .start(exportStep)
         .next(compressStep)
         .next(reportStep)
+        .next(publishStep)
         .next(uploadStep)
         .build();
   }
@@ -76,6 +78,15 @@ class OrganizationsExportJobConfiguration {
       LastExecution lastExecution) {
     return new StepBuilder("reportStep", jobRepository)
         .tasklet(new ReportTasklet(runtime), tm)
+        .listener(lastExecution)
+        .build();
+  }
+
+  @Bean
+  Step publishStep(
+      JobRepository jobRepository, PlatformTransactionManager tm, LastExecution lastExecution) {
+    return new StepBuilder("publishStep", jobRepository)
+        .tasklet(new PublishTasklet(), tm)
         .listener(lastExecution)
         .build();
   }

@@ -3,9 +3,7 @@ package dev.flatdump.job;
 import com.mongodb.client.MongoCollection;
 import dev.flatdump.Org;
 import dev.flatdump.artifact.ArtifactFile;
-import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OrgArtifact;
-import dev.flatdump.artifact.Publisher;
 import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.encode.DedupStats;
 import dev.flatdump.report.Baseline;
@@ -34,14 +32,14 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
- * {@code reportStep}: reads MongoDB's own figures (after {@code {fsync: 1}}), measures the {@code
- * --compare} baselines from the staged shards, writes the size report, then publishes the export:
- * every file renamed into the output directory, {@code manifest.json} last.
+ * {@code reportStep}: reads MongoDB's own figures ({@code $collStats}, after {@code {fsync: 1}} only
+ * with {@code --fsync-source}), measures the {@code --compare} baselines from the staged shards and
+ * writes the size report into the staging directory. Publishing is {@code publishStep}'s: until
+ * then the staged shards are all here, so a rerun of this step finds what it measures.
  */
 final class ReportTasklet implements Tasklet {
 
   static final String SUMMARY = "report.summary";
-  static final String HTML = "report.html";
 
   private final JobRuntime runtime;
 
@@ -55,7 +53,7 @@ final class ReportTasklet implements Tasklet {
     ExportOptions options = ExportOptions.from(job.getJobParameters());
     var jobCtx = job.getExecutionContext();
     List<ShardFile> shards = JobState.shards(jobCtx.getString(JobState.SHARDS));
-    List<ArtifactFile> files = new ArrayList<>(JobState.files(jobCtx.getString(JobState.FILES)));
+    List<ArtifactFile> files = JobState.files(jobCtx.getString(JobState.FILES));
     DedupStats stats = JobState.stats(jobCtx.getString(JobState.DEDUP_STATS));
     long exported = jobCtx.getLong(JobState.EXPORTED);
     long rejected = jobCtx.getLong(JobState.REJECTED);
@@ -63,7 +61,10 @@ final class ReportTasklet implements Tasklet {
 
     MongoCollection<Document> collection =
         runtime.mongo().getDatabase(options.database()).getCollection(options.collection());
-    CollectionStats mongo = CollectionStats.read(runtime.mongo(), collection);
+    CollectionStats mongo =
+        options.fsyncSource()
+            ? CollectionStats.read(runtime.mongo(), collection)
+            : CollectionStats.estimate(collection);
     runtime.progress().accept("reportStep: measuring baselines " + options.compare());
     List<BaselineSize> baselines =
         measureBaselines(options, shards, staging, runtime.compressThreads());
@@ -82,7 +83,8 @@ final class ReportTasklet implements Tasklet {
                 mongo.freeStorageSize(),
                 mongo.totalIndexSize(),
                 mongo.blockCompressor(),
-                mongo.avgObjSize()),
+                mongo.avgObjSize(),
+                mongo.flushed()),
             files.stream()
                 .filter(f -> SizeReport.Artifact.FORMATS.contains(f.format()))
                 .map(
@@ -103,25 +105,14 @@ final class ReportTasklet implements Tasklet {
                 options.compress().isEmpty() ? "none" : String.join(",", options.compress()),
                 Long.toString(options.shardSize())));
     ReportWriter writer = new ReportWriter();
+    List<ArtifactFile> reports = new ArrayList<>();
     for (Path p : writer.writeAll(report, staging)) {
       String name = p.getFileName().toString();
       String format = name.endsWith(".json") ? "json" : name.endsWith(".md") ? "markdown" : "html";
-      files.add(ArtifactFile.of(p, format, null, null));
+      reports.add(ArtifactFile.of(p, format, null, null));
     }
-    Manifest manifest =
-        new Manifest(
-            Manifest.FORMAT_VERSION,
-            SchemaInfo.current(),
-            new Manifest.Source(options.database(), options.collection(), options.query()),
-            new Manifest.Options(
-                options.dedup().toString(), options.compress(), options.shardSize()),
-            new Manifest.Counts(exported + rejected, exported, rejected),
-            files,
-            started,
-            Instant.now());
-    Publisher.publish(staging, options.out(), manifest);
+    jobCtx.putString(JobState.REPORT_FILES, JobState.files(reports));
     jobCtx.putString(SUMMARY, writer.summary(report));
-    jobCtx.putString(HTML, options.out().resolve(ReportWriter.HTML_FILE).toString());
     return RepeatStatus.FINISHED;
   }
 

@@ -13,11 +13,16 @@ final class SchemaInfo {
   private SchemaInfo() {}
 
   static Manifest.Schema current() {
+    return new Manifest.Schema("organizations.fbs", Checksums.sha256(text()), "ORGS");
+  }
+
+  /** The schema's text, as bundled: the bytes every export carries a copy of. */
+  static byte[] text() {
     try (InputStream in = SchemaInfo.class.getClassLoader().getResourceAsStream(RESOURCE)) {
       if (in == null) {
         throw new IllegalStateException(RESOURCE + " is missing from the classpath: broken build");
       }
-      return new Manifest.Schema("organizations.fbs", Checksums.sha256(in.readAllBytes()), "ORGS");
+      return in.readAllBytes();
     } catch (IOException e) {
       throw new IllegalStateException("cannot read " + RESOURCE, e);
     }

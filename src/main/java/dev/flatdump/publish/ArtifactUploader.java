@@ -1,7 +1,10 @@
 package dev.flatdump.publish;
 
 import dev.flatdump.artifact.Manifest;
+import dev.flatdump.artifact.OutputLayout;
 import java.io.Closeable;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -93,6 +96,29 @@ public final class ArtifactUploader implements Closeable {
     return new ExportUpload(
             new S3Objects(s3, target.bucket()), settings, target, endpoint, progress)
         .run(exportDir, manifest);
+  }
+
+  /**
+   * Publishes an export as {@link dev.flatdump.artifact.Publisher} does locally: its files go
+   * under {@code root/exports/NAME/} by {@link #upload} (manifest last), then the pointer object
+   * {@code root/CURRENT}, holding {@code exports/NAME}, is written last. A consumer that reads
+   * {@code CURRENT} and then the manifest it names sees one complete export. Idempotent as {@link
+   * #upload} is; an unchanged pointer is skipped too.
+   *
+   * @return one entry per object, in upload order, {@code CURRENT} last
+   * @throws UploadException as {@link #upload}; the pointer is not written then
+   */
+  public List<PublishedObject> publish(
+      Path exportDir, String exportName, Manifest manifest, S3Location root) {
+    Objects.requireNonNull(root, "root");
+    String pointer = OutputLayout.pointerText(exportName);
+    List<PublishedObject> objects =
+        new ArrayList<>(upload(exportDir, manifest, root.child(pointer)));
+    objects.add(
+        new ExportUpload(new S3Objects(s3, root.bucket()), settings, root, endpoint, progress)
+            .pointer(
+                OutputLayout.CURRENT_FILE, (pointer + "\n").getBytes(StandardCharsets.UTF_8)));
+    return List.copyOf(objects);
   }
 
   /** Closes the S3 client and the credentials chain. Idempotent. */

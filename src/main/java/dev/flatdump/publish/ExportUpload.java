@@ -32,7 +32,8 @@ final class ExportUpload {
           "jsonl", "application/x-ndjson",
           "json", "application/json",
           "markdown", "text/markdown; charset=utf-8",
-          "html", "text/html; charset=utf-8");
+          "html", "text/html; charset=utf-8",
+          "fbs", "text/plain; charset=utf-8");
 
   private final S3Objects objects;
   private final S3Settings settings;
@@ -88,6 +89,33 @@ final class ExportUpload {
             CONTENT_TYPES.get("json"),
             unchanged(Manifest.FILE_NAME, manifestDigest)));
     return List.copyOf(published);
+  }
+
+  /**
+   * Writes a small object, such as the {@code CURRENT} pointer, from bytes (through a temporary
+   * file, so that it goes up, is verified and skipped when unchanged as the export's files are).
+   */
+  PublishedObject pointer(String name, byte[] content) {
+    Path tmp;
+    try {
+      tmp = Files.createTempFile("flatdump-" + name, ".txt");
+    } catch (IOException e) {
+      throw failure(name, "cannot create a temporary file: " + e.getMessage(), e);
+    }
+    try {
+      Files.write(tmp, content);
+      FileDigest digest = digest(tmp, 0, name);
+      return publish(
+          name, tmp, digest, "text/plain; charset=utf-8", unchanged(name, digest));
+    } catch (IOException e) {
+      throw failure(name, "cannot write " + tmp + ": " + e.getMessage(), e);
+    } finally {
+      try {
+        Files.deleteIfExists(tmp);
+      } catch (IOException ignored) {
+        // a few bytes in the temporary directory
+      }
+    }
   }
 
   private PublishedObject publish(

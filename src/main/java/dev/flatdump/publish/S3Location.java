@@ -73,6 +73,13 @@ public record S3Location(String bucket, String prefix) {
     return key;
   }
 
+  /** The location {@code relative} (one or more segments) below this one's prefix. */
+  public S3Location child(String relative) {
+    Objects.requireNonNull(relative, "relative must not be null");
+    checkSegments(relative, "relative prefix");
+    return new S3Location(bucket, prefix + relative);
+  }
+
   /** The location of the export's file {@code name}, as {@code s3://bucket/key}. */
   public String uriOf(String name) {
     return SCHEME + bucket + "/" + key(name);

@@ -83,6 +83,7 @@ final class JsonReport {
     node.put("totalIndexSize", s.totalIndexSize());
     node.put("blockCompressor", s.blockCompressor());
     node.put("avgObjSize", s.avgObjSize());
+    node.put("storageFlushed", s.storageFlushed());
   }
 
   private static void ratios(ObjectNode node, Source s, long bytes) {

@@ -51,6 +51,7 @@ final class Lead {
         .append(s.blockCompressor())
         .append("), indexes ")
         .append(Units.bytes(s.totalIndexSize()))
+        .append(s.storageFlushed() ? "" : " (not flushed: can lag the last checkpoint)")
         .append('\n');
     for (String line : formats(report)) {
       out.append("  ").append(line).append('\n');

@@ -50,7 +50,8 @@ final class ReportTables {
         "MongoDB",
         List.of(text("Figure"), text("Value"), number("Bytes")),
         rows,
-        "From $collStats; storageSize is what WiredTiger occupies on disk, indexes excluded.");
+        "From $collStats; storageSize is what WiredTiger occupies on disk, indexes excluded"
+            + (s.storageFlushed() ? "." : "; " + s.storageCaveat() + "."));
   }
 
   static Table artifacts(SizeReport report) {

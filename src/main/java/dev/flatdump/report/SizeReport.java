@@ -100,6 +100,8 @@ public record SizeReport(
    * @param blockCompressor WiredTiger's block compressor, e.g. {@code snappy}, {@code zstd}, {@code
    *     none}
    * @param avgObjSize average BSON bytes per document
+   * @param storageFlushed whether MongoDB flushed its data files ({@code {fsync: 1}}) before the
+   *     figures were read; without it {@code storageSize} can lag the last checkpoint
    */
   public record Source(
       String database,
@@ -111,7 +113,42 @@ public record SizeReport(
       long freeStorageSize,
       long totalIndexSize,
       String blockCompressor,
-      long avgObjSize) {
+      long avgObjSize,
+      boolean storageFlushed) {
+
+    /** The storage figures of a source read after {@code {fsync: 1}}. */
+    public Source(
+        String database,
+        String collection,
+        String query,
+        long count,
+        long size,
+        long storageSize,
+        long freeStorageSize,
+        long totalIndexSize,
+        String blockCompressor,
+        long avgObjSize) {
+      this(
+          database,
+          collection,
+          query,
+          count,
+          size,
+          storageSize,
+          freeStorageSize,
+          totalIndexSize,
+          blockCompressor,
+          avgObjSize,
+          true);
+    }
+
+    /** What the report says of storage figures read without a flush; empty when flushed. */
+    public String storageCaveat() {
+      return storageFlushed
+          ? ""
+          : "storage figures were read without flushing MongoDB first (--fsync-source) and can"
+              + " lag the last checkpoint";
+    }
 
     public Source {
       notBlank("Source.database", database);

@@ -16,7 +16,9 @@ import java.util.function.ToLongFunction;
  * Runs another iterator on a background thread, a bounded number of elements ahead, so that reading
  * and decoding (the cursor, the codec) overlap with what the caller does with each element (the
  * encoding). Elements arrive in order; an exception thrown by the source is rethrown by {@link
- * #hasNext()}/{@link #next()} in the caller's thread, after the elements produced before it.
+ * #hasNext()}/{@link #next()} in the caller's thread, after the elements produced before it; an
+ * {@link Error} there (an {@code OutOfMemoryError}) arrives as a {@link FlatdumpException} whose
+ * cause it is.
  *
  * <p>A source that is {@link Buffered} is handed over in chunks of up to {@value #CHUNK} elements:
  * one hand-over (and at most one wake-up of either thread) per chunk instead of per element, the
@@ -44,7 +46,10 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
   private static final int SOURCE_ENDED = 1;
   private static final int OUT_OF_ALLOWANCE = 2;
 
-  private record Failure(RuntimeException error) {}
+  /** How long the consumer waits between checks that the background thread is still alive. */
+  private static final long LIVENESS_CHECK_MILLIS = 1000;
+
+  private record Failure(Throwable error) {}
 
   /** Elements handed over at once, and the budget they took together. */
   private static final class Chunk {
@@ -154,11 +159,16 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
           }
           chunk = handOver(chunk);
         }
-      } catch (RuntimeException e) {
+      } catch (Throwable e) {
+        // Errors too (an OutOfMemoryError, a StackOverflowError): the consumer must never wait for
+        // an end that a dead thread will not queue.
         last = new Failure(e);
       }
-      handOver(chunk); // the elements before the end or the failure come first
-      put(last);
+      try {
+        handOver(chunk); // the elements before the end or the failure come first
+      } finally {
+        put(last);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // closed while waiting for room: just stop
     } finally {
@@ -248,24 +258,45 @@ public final class PrefetchingIterator<T> implements Iterator<T>, Closeable {
     if (current != null) {
       return true;
     }
-    Object head;
-    try {
-      head = queue.take();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new FlatdumpException("interrupted while reading ahead", e);
-    }
+    Object head = take();
     if (head == END) {
       ended = true;
       return false;
     }
     if (head instanceof Failure f) {
       ended = true;
-      throw f.error();
+      if (f.error() instanceof RuntimeException e) {
+        throw e;
+      }
+      throw new FlatdumpException(
+          "the reading-ahead thread " + producer.getName() + " failed: " + f.error(), f.error());
     }
     current = (Chunk) head;
     position = 0;
     return true;
+  }
+
+  /**
+   * The next thing in the queue. Should the background thread end without queuing its end (it
+   * cannot, unless the JVM refuses it even that), this fails instead of waiting forever.
+   */
+  private Object take() {
+    try {
+      while (true) {
+        Object head = queue.poll(LIVENESS_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        if (head != null) {
+          return head;
+        }
+        if (!producer.isAlive() && queue.isEmpty()) {
+          ended = true;
+          throw new FlatdumpException(
+              "the reading-ahead thread " + producer.getName() + " ended without a result");
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FlatdumpException("interrupted while reading ahead", e);
+    }
   }
 
   @Override

@@ -4,14 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,14 +32,20 @@ class PublisherTest {
     staging = Files.createDirectories(out.resolve(".flatdump").resolve("staging"));
   }
 
+  @AfterEach
+  void noObserver() {
+    CrashPoint.observer = name -> {};
+  }
+
   /** Stages a file with {@code content} and returns its manifest entry. */
   private ArtifactFile stage(String name, String format, String content) throws IOException {
+    Files.createDirectories(staging);
     byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
     Files.write(staging.resolve(name), bytes);
     return new ArtifactFile(name, format, bytes.length, Checksums.sha256(bytes), null, null);
   }
 
-  private static Manifest manifest(List<ArtifactFile> files) {
+  private static Manifest manifest(List<ArtifactFile> files, String finishedAt) {
     return new Manifest(
         Manifest.FORMAT_VERSION,
         new Manifest.Schema("organizations.fbs", "0".repeat(64), "ORGS"),
@@ -43,149 +54,271 @@ class PublisherTest {
         new Manifest.Counts(3, 2, 1),
         files,
         Instant.parse("2024-05-01T10:00:00Z"),
-        Instant.parse("2024-05-01T10:01:00Z"));
+        Instant.parse(finishedAt));
   }
 
-  private List<ArtifactFile> stageAnExport() throws IOException {
+  private static Manifest manifest(List<ArtifactFile> files) {
+    return manifest(files, "2024-05-01T10:01:00Z");
+  }
+
+  private List<ArtifactFile> stageAnExport(String tag) throws IOException {
     return List.of(
-        stage("organizations-00000.fb", "flatbuffers", "shard 0"),
-        stage("organizations-00001.fb", "flatbuffers", "shard 1"),
-        stage("organizations-00000.fb.gz", "gzip", "shard 0 gz"),
-        stage("organizations-00001.fb.gz", "gzip", "shard 1 gz"),
+        stage("organizations-00000.fb", "flatbuffers", "shard 0 " + tag),
+        stage("organizations-00001.fb", "flatbuffers", "shard 1 " + tag),
+        stage("organizations-00000.fb.gz", "gzip", "shard 0 gz " + tag),
+        stage("organizations-00001.fb.gz", "gzip", "shard 1 gz " + tag),
+        stage("organizations.fbs", "fbs", "table Org {}"),
         stage("rejects.jsonl", "jsonl", "{\"_id\": 1}\n"));
   }
 
-  private List<String> names(Path dir) throws IOException {
+  /** Stages and publishes an export named {@code name}, finished at {@code finishedAt}. */
+  private Path publishOne(String name, String finishedAt) throws IOException {
+    return Publisher.publish(staging, out, name, manifest(stageAnExport(name), finishedAt), 2);
+  }
+
+  private static List<String> names(Path dir) throws IOException {
     try (Stream<Path> list = Files.list(dir)) {
-      return list.filter(Files::isRegularFile)
-          .map(p -> p.getFileName().toString())
-          .sorted()
-          .toList();
+      return list.map(p -> p.getFileName().toString()).sorted().toList();
     }
   }
 
   @Test
-  void movesEveryFileFromStagingIntoTheOutputDirectory() throws IOException {
-    List<ArtifactFile> files = stageAnExport();
-
-    Publisher.publish(staging, out, manifest(files));
-
-    for (ArtifactFile f : files) {
-      assertThat(out.resolve(f.name())).exists();
-      assertThat(Checksums.sha256(out.resolve(f.name()))).isEqualTo(f.sha256());
-    }
-    assertThat(names(staging)).isEmpty();
-  }
-
-  @Test
-  void writesTheManifestAfterTheFiles() throws IOException {
-    Manifest manifest = manifest(stageAnExport());
-
-    Publisher.publish(staging, out, manifest);
-
-    assertThat(Manifest.read(out.resolve(Manifest.FILE_NAME))).isEqualTo(manifest);
-    assertThat(names(out))
-        .containsExactly(
-            "manifest.json",
-            "organizations-00000.fb",
-            "organizations-00000.fb.gz",
-            "organizations-00001.fb",
-            "organizations-00001.fb.gz",
-            "rejects.jsonl");
-  }
-
-  @Test
-  void replacesTheFilesAndManifestOfAnEarlierExport() throws IOException {
-    Files.writeString(out.resolve("organizations-00000.fb"), "old shard 0");
-    manifest(List.of()).write(out);
-    Manifest manifest = manifest(stageAnExport());
-
-    Publisher.publish(staging, out, manifest);
-
-    assertThat(out.resolve("organizations-00000.fb")).hasContent("shard 0");
-    assertThat(Manifest.read(out.resolve(Manifest.FILE_NAME))).isEqualTo(manifest);
-  }
-
-  @Test
-  void removesShardsOfAnEarlierExportThatTheManifestDoesNotList() throws IOException {
-    Files.writeString(out.resolve("organizations-00005.fb"), "stale");
-    Files.writeString(out.resolve("organizations-00005.fb.gz"), "stale");
-    Files.writeString(out.resolve("organizations-00005.fb.zst"), "stale");
-    Files.writeString(out.resolve("notes.txt"), "not ours");
-
-    Publisher.publish(staging, out, manifest(stageAnExport()));
-
-    assertThat(out.resolve("organizations-00005.fb")).doesNotExist();
-    assertThat(out.resolve("organizations-00005.fb.gz")).doesNotExist();
-    assertThat(out.resolve("organizations-00005.fb.zst")).doesNotExist();
-    assertThat(out.resolve("notes.txt")).hasContent("not ours");
-    assertThat(out.resolve("organizations-00001.fb")).hasContent("shard 1");
-  }
-
-  @Test
-  void aRestartAfterSomeFilesWereMovedSucceeds() throws IOException {
-    List<ArtifactFile> files = stageAnExport();
-    // the first attempt moved two files, then died before the manifest
-    AtomicFiles.move(staging.resolve(files.get(0).name()), out.resolve(files.get(0).name()));
-    AtomicFiles.move(staging.resolve(files.get(1).name()), out.resolve(files.get(1).name()));
+  void movesTheWholeStagedExportIntoADirectoryOfItsOwn() throws IOException {
+    List<ArtifactFile> files = stageAnExport("a");
     Manifest manifest = manifest(files);
 
-    Publisher.publish(staging, out, manifest);
+    Path dir = Publisher.publish(staging, out, "2024-05-01-1", manifest, 2);
 
+    assertThat(dir).isEqualTo(out.resolve("exports").resolve("2024-05-01-1"));
     for (ArtifactFile f : files) {
-      assertThat(Checksums.sha256(out.resolve(f.name()))).isEqualTo(f.sha256());
+      assertThat(Checksums.sha256(dir.resolve(f.name()))).isEqualTo(f.sha256());
     }
-    assertThat(Manifest.read(out.resolve(Manifest.FILE_NAME))).isEqualTo(manifest);
+    assertThat(Manifest.read(dir.resolve(Manifest.FILE_NAME))).isEqualTo(manifest);
+    assertThat(staging).doesNotExist();
+    assertThat(names(out)).containsExactly(".flatdump", "CURRENT", "current", "exports");
   }
 
   @Test
-  void publishingTwiceIsHarmless() throws IOException {
-    Manifest manifest = manifest(stageAnExport());
-    Publisher.publish(staging, out, manifest);
+  void pointsBothPointersAtTheNewExport() throws IOException {
+    Path dir = publishOne("2024-05-01-1", "2024-05-01T10:01:00Z");
 
-    Publisher.publish(staging, out, manifest);
-
-    assertThat(out.resolve("organizations-00000.fb")).hasContent("shard 0");
-    assertThat(Manifest.read(out.resolve(Manifest.FILE_NAME))).isEqualTo(manifest);
+    assertThat(Files.readSymbolicLink(out.resolve("current")))
+        .isEqualTo(Path.of("exports", "2024-05-01-1"));
+    assertThat(out.resolve("CURRENT")).hasContent("exports/2024-05-01-1");
+    assertThat(OutputLayout.resolve(out)).isEqualTo(dir.toRealPath());
   }
 
   @Test
-  void aMissingFileIsAnErrorNamingItAndNoManifestIsWritten() throws IOException {
-    List<ArtifactFile> files = new ArrayList<>(stageAnExport());
+  void removesWhatTheStagingDirectoryHoldsBesidesTheListedFiles() throws IOException {
+    List<ArtifactFile> files = stageAnExport("a");
+    Files.writeString(staging.resolve(".organizations-00002.fb.tmp"), "left by a killed run");
+
+    Path dir = Publisher.publish(staging, out, "2024-05-01-1", manifest(files), 2);
+
+    assertThat(dir.resolve(".organizations-00002.fb.tmp")).doesNotExist();
+    assertThat(names(dir)).hasSize(files.size() + 1);
+  }
+
+  /** What the output directory looks like at each point of a publish, observed as it happens. */
+  @Nested
+  class Order {
+
+    final Map<String, Map<String, String>> seen = new LinkedHashMap<>();
+
+    @BeforeEach
+    void observe() {
+      CrashPoint.observer = point -> seen.put(point, state());
+    }
+
+    /** The pointers' targets and the exports' files, as a reader would find them. */
+    Map<String, String> state() {
+      try {
+        Map<String, String> s = new LinkedHashMap<>();
+        Path link = out.resolve("current");
+        s.put(
+            "current",
+            Files.isSymbolicLink(link) ? Files.readSymbolicLink(link).toString() : "(none)");
+        Path file = out.resolve("CURRENT");
+        s.put("CURRENT", Files.exists(file) ? Files.readString(file).strip() : "(none)");
+        Path exports = out.resolve("exports");
+        if (Files.isDirectory(exports)) {
+          for (String e : names(exports)) {
+            s.put(e, String.join(",", names(exports.resolve(e))));
+          }
+        }
+        return s;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    @Test
+    void theExportIsCompleteBeforeAnyPointerNamesItAndTheLinkMovesFirst() throws IOException {
+      publishOne("2024-05-01-1", "2024-05-01T10:01:00Z");
+      String files =
+          "manifest.json,organizations-00000.fb,organizations-00000.fb.gz,"
+              + "organizations-00001.fb,organizations-00001.fb.gz,organizations.fbs,rejects.jsonl";
+      seen.clear();
+
+      publishOne("2024-05-02-2", "2024-05-02T10:01:00Z");
+
+      assertThat(seen.keySet())
+          .containsExactly("publish.renamed", "publish.linked", "publish.pointed");
+      assertThat(seen.get("publish.renamed"))
+          .containsEntry("current", "exports/2024-05-01-1")
+          .containsEntry("CURRENT", "exports/2024-05-01-1")
+          .containsEntry("2024-05-02-2", files);
+      assertThat(seen.get("publish.linked"))
+          .containsEntry("current", "exports/2024-05-02-2")
+          .containsEntry("CURRENT", "exports/2024-05-01-1");
+      assertThat(seen.get("publish.pointed"))
+          .containsEntry("current", "exports/2024-05-02-2")
+          .containsEntry("CURRENT", "exports/2024-05-02-2")
+          .containsEntry("2024-05-01-1", files);
+    }
+
+    @Test
+    void oldExportsGoOnlyAfterThePointersMoved() throws IOException {
+      publishOne("2024-05-01-1", "2024-05-01T10:01:00Z");
+      publishOne("2024-05-02-2", "2024-05-02T10:01:00Z");
+      seen.clear();
+
+      publishOne("2024-05-03-3", "2024-05-03T10:01:00Z");
+
+      assertThat(seen.get("publish.pointed")).containsKeys("2024-05-01-1", "2024-05-02-2");
+      assertThat(names(out.resolve("exports"))).containsExactly("2024-05-02-2", "2024-05-03-3");
+    }
+  }
+
+  @Nested
+  class Keep {
+
+    @Test
+    void keepsTheNewestExportsByTheirManifestsFinishingTimes() throws IOException {
+      // names do not sort by time: a backfilled run date published last is the newest
+      publishOne("2024-05-09-1", "2024-05-01T10:00:00Z");
+      publishOne("2024-05-01-2", "2024-05-02T10:00:00Z");
+      publishOne("2024-05-05-3", "2024-05-03T10:00:00Z");
+
+      assertThat(names(out.resolve("exports"))).containsExactly("2024-05-01-2", "2024-05-05-3");
+    }
+
+    @Test
+    void neverRemovesTheCurrentExportNorWhatIsNotAnExport() throws IOException {
+      publishOne("2024-05-01-1", "2024-05-03T10:00:00Z");
+      Files.createDirectories(out.resolve("exports").resolve("notes"));
+      // an older finishing time than the one before: still the current one, so it stays
+      Path current =
+          Publisher.publish(
+              staging,
+              out,
+              "2024-05-02-2",
+              manifest(stageAnExport("b"), "2024-05-01T10:00:00Z"),
+              1);
+
+      assertThat(names(out.resolve("exports"))).containsExactly("2024-05-02-2", "notes");
+      assertThat(OutputLayout.resolve(out)).isEqualTo(current.toRealPath());
+    }
+
+    @Test
+    void finishesARemovalThatWasInterrupted() throws IOException {
+      Path half = Files.createDirectories(out.resolve("exports").resolve(".removing-2024-04-30-9"));
+      Files.writeString(half.resolve("organizations.fb"), "half removed");
+
+      publishOne("2024-05-01-1", "2024-05-01T10:01:00Z");
+
+      assertThat(half).doesNotExist();
+    }
+  }
+
+  @Nested
+  class Restart {
+
+    @Test
+    void completesAPublishInterruptedAfterTheRename() throws IOException {
+      Manifest manifest = manifest(stageAnExport("a"));
+      CrashPoint.observer =
+          point -> {
+            if (point.equals("publish.renamed")) {
+              throw new IllegalStateException("killed");
+            }
+          };
+      assertThatThrownBy(() -> Publisher.publish(staging, out, "2024-05-01-1", manifest, 2))
+          .hasMessage("killed");
+      CrashPoint.observer = point -> {};
+      assertThat(out.resolve("CURRENT")).doesNotExist();
+
+      Path dir = Publisher.publish(staging, out, "2024-05-01-1", manifest, 2);
+
+      assertThat(OutputLayout.resolve(out)).isEqualTo(dir.toRealPath());
+      assertThat(Manifest.read(dir.resolve(Manifest.FILE_NAME))).isEqualTo(manifest);
+    }
+
+    @Test
+    void refusesToPublishOverAnotherExportOfTheSameName() throws IOException {
+      Path first = publishOne("2024-05-01-1", "2024-05-01T10:01:00Z");
+      String before = Files.readString(first.resolve("organizations-00000.fb"));
+      List<ArtifactFile> files = stageAnExport("other");
+
+      assertThatThrownBy(() -> Publisher.publish(staging, out, "2024-05-01-1", manifest(files), 2))
+          .isInstanceOf(ArtifactException.class)
+          .hasMessageContaining("already holds another export");
+      assertThat(first.resolve("organizations-00000.fb")).hasContent(before);
+    }
+
+    @Test
+    void failsClearlyWhenNeitherTheStagingNorTheExportIsThere() throws IOException {
+      Files.delete(staging);
+
+      assertThatThrownBy(
+              () -> Publisher.publish(staging, out, "2024-05-01-1", manifest(List.of()), 2))
+          .isInstanceOf(ArtifactException.class)
+          .hasMessageContaining("--new-run");
+    }
+  }
+
+  @Test
+  void aMissingFileIsAnErrorNamingItAndNothingIsPublished() throws IOException {
+    List<ArtifactFile> files = new ArrayList<>(stageAnExport("a"));
     files.add(new ArtifactFile("report.md", "markdown", 10, "0".repeat(64), null, null));
 
-    assertThatThrownBy(() -> Publisher.publish(staging, out, manifest(files)))
+    assertThatThrownBy(() -> Publisher.publish(staging, out, "2024-05-01-1", manifest(files), 2))
         .isInstanceOf(ArtifactException.class)
         .hasMessageContaining("report.md")
         .hasMessageContaining(staging.toString());
 
-    assertThat(out.resolve(Manifest.FILE_NAME)).doesNotExist();
+    assertThat(out.resolve("exports")).doesNotExist();
+    assertThat(out.resolve("CURRENT")).doesNotExist();
   }
 
-  @Test
-  void aMissingFileLeavesTheEarlierManifestInPlace() throws IOException {
-    Manifest earlier = manifest(List.of());
-    earlier.write(out);
-    List<ArtifactFile> files =
-        List.of(
-            new ArtifactFile("organizations-00000.fb", "flatbuffers", 7, "0".repeat(64), 0, 2L));
+  @Nested
+  class LegacyLayout {
 
-    assertThatThrownBy(() -> Publisher.publish(staging, out, manifest(files)))
-        .isInstanceOf(ArtifactException.class)
-        .hasMessageContaining("organizations-00000.fb");
+    @Test
+    void removesOnlyTheFilesTheEarlierManifestListedOnceThePointerIsThere() throws IOException {
+      Files.writeString(out.resolve("organizations.fb"), "old shard");
+      Files.writeString(out.resolve("organizations.fb.gz"), "old shard gz");
+      Files.writeString(out.resolve("organizations.fbs"), "the user's own schema copy");
+      Files.writeString(out.resolve("notes.txt"), "not ours");
+      manifest(
+              List.of(
+                  new ArtifactFile("organizations.fb", "flatbuffers", 9, "0".repeat(64), 0, 2L),
+                  new ArtifactFile("organizations.fb.gz", "gzip", 12, "0".repeat(64), 0, 2L)))
+          .write(out);
 
-    assertThat(Manifest.read(out.resolve(Manifest.FILE_NAME))).isEqualTo(earlier);
-  }
+      publishOne("2024-05-01-1", "2024-05-01T10:01:00Z");
 
-  @Test
-  void aFileOfAnEarlierExportIsNotMistakenForAnAlreadyMovedOne() throws IOException {
-    Files.writeString(out.resolve("organizations-00000.fb"), "shard 0 of last week's export");
-    List<ArtifactFile> files = List.of(stage("organizations-00000.fb", "flatbuffers", "shard 0"));
-    Files.delete(staging.resolve("organizations-00000.fb")); // lost from staging
+      assertThat(names(out))
+          .containsExactly(
+              ".flatdump", "CURRENT", "current", "exports", "notes.txt", "organizations.fbs");
+    }
 
-    assertThatThrownBy(() -> Publisher.publish(staging, out, manifest(files)))
-        .isInstanceOf(ArtifactException.class)
-        .hasMessageContaining("organizations-00000.fb");
-    assertThat(out.resolve(Manifest.FILE_NAME)).doesNotExist();
+    @Test
+    void aReaderOfTheOldLayoutStillOpensIt() throws IOException {
+      Files.writeString(out.resolve("notes.txt"), "x");
+      manifest(List.of()).write(out);
+
+      assertThat(OutputLayout.resolve(out)).isEqualTo(out);
+    }
   }
 }

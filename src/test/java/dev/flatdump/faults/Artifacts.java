@@ -5,54 +5,72 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Manifest;
+import dev.flatdump.artifact.OutputLayout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-/** Assertions about what an export directory holds under final names after a fault. */
+/** Assertions about what an output directory holds under final names after a fault. */
 final class Artifacts {
 
   private Artifacts() {}
 
   /**
-   * Nothing partial sits under a final name in {@code out}: every regular file whose name does not
-   * start with a dot is one the reference lists and, for a data file, is byte-identical to it. A
-   * {@code manifest.json} may exist only if {@code manifestAllowed}, and then every file it lists
-   * is in place and complete.
+   * Nothing partial is published in {@code out}: its top level holds no export file (only {@code
+   * .flatdump}, {@code exports}, and the pointer), every directory under {@code exports/} is a
+   * complete export (every file its manifest lists in place, data files byte-identical to the
+   * reference's), and the pointer, when there is one, names such a directory. A published export
+   * is allowed only if {@code publishAllowed}.
    *
-   * @return how many files sit under final names
+   * @return how many files the published exports hold, manifests included
    */
   static int assertNothingPartialUnderFinalNames(
-      Path out, ReferenceExport reference, boolean manifestAllowed) throws IOException {
+      Path out, ReferenceExport reference, boolean publishAllowed) throws IOException {
     if (!Files.isDirectory(out)) {
       return 0;
     }
-    Map<String, ArtifactFile> listed =
-        reference.manifest().files().stream()
-            .collect(Collectors.toMap(ArtifactFile::name, Function.identity()));
-    List<Path> published = finalNames(out);
-    for (Path p : published) {
-      String name = p.getFileName().toString();
-      if (name.equals(Manifest.FILE_NAME)) {
-        assertThat(manifestAllowed).as("%s was published by a run that did not finish", p).isTrue();
-        assertManifestComplete(out);
-        continue;
-      }
-      ArtifactFile expected = listed.get(name);
-      assertThat(expected).as("%s is not a file of the export", p).isNotNull();
-      if (ReferenceExport.DATA_FORMATS.contains(expected.format())) {
-        assertThat(Files.size(p)).as("size of %s", p).isEqualTo(expected.bytes());
-        assertThat(Checksums.sha256(p)).as("sha256 of %s", p).isEqualTo(expected.sha256());
-      } else {
-        assertThat(Files.size(p)).as("size of %s", p).isPositive();
-      }
+    try (Stream<Path> top = Files.list(out)) {
+      assertThat(top.map(p -> p.getFileName().toString()))
+          .as("the top level of %s", out)
+          .allMatch(
+              n ->
+                  List.of(
+                          ".flatdump",
+                          OutputLayout.EXPORTS,
+                          OutputLayout.CURRENT_LINK,
+                          OutputLayout.CURRENT_FILE)
+                      .contains(n));
     }
-    return published.size();
+    Path exports = out.resolve(OutputLayout.EXPORTS);
+    int files = 0;
+    for (Path dir : exportDirs(out)) {
+      assertThat(publishAllowed).as("%s was published by a run that did not finish", dir).isTrue();
+      assertManifestComplete(dir);
+      assertSameData(dir, reference);
+      files += Manifest.read(dir.resolve(Manifest.FILE_NAME)).files().size() + 1;
+    }
+    if (Files.exists(out.resolve(OutputLayout.CURRENT_FILE))
+        || Files.isSymbolicLink(out.resolve(OutputLayout.CURRENT_LINK))) {
+      Path current = OutputLayout.resolve(out);
+      assertThat(current.getParent()).as("what the pointer names").isEqualTo(exports.toRealPath());
+      assertManifestComplete(current);
+    }
+    return files;
+  }
+
+  /** The export directories under {@code out/exports}, sorted; none if there is no such dir. */
+  static List<Path> exportDirs(Path out) throws IOException {
+    Path exports = out.resolve(OutputLayout.EXPORTS);
+    if (!Files.isDirectory(exports)) {
+      return List.of();
+    }
+    try (Stream<Path> dirs = Files.list(exports)) {
+      return new ArrayList<>(dirs.sorted().toList());
+    }
   }
 
   /** Every file {@code dir/manifest.json} lists is there, with its size and sha256. */
@@ -66,37 +84,36 @@ final class Artifacts {
   }
 
   /**
-   * {@code out} holds a complete export whose data files are byte-identical to the reference's,
-   * with the same counts, and no temporary file under {@code out}'s top level.
+   * {@code out}'s current export is complete and its data files are byte-identical to the
+   * reference's, with the same counts; it holds nothing but the files its manifest lists.
    */
   static void assertSameDataAsReference(Path out, ReferenceExport reference) throws IOException {
-    Manifest actual = Manifest.read(out.resolve(Manifest.FILE_NAME));
+    Path dir = OutputLayout.resolve(out);
+    assertThat(dir).as("the current export of %s", out).isNotEqualTo(out);
+    assertManifestComplete(dir);
+    assertSameData(dir, reference);
+  }
+
+  private static void assertSameData(Path dir, ReferenceExport reference) throws IOException {
+    Manifest actual = Manifest.read(dir.resolve(Manifest.FILE_NAME));
     assertThat(actual.counts()).isEqualTo(reference.manifest().counts());
-    assertManifestComplete(out);
     List<ArtifactFile> expected = reference.dataFiles();
     assertThat(
             actual.files().stream().filter(f -> ReferenceExport.DATA_FORMATS.contains(f.format())))
-        .as("data files of %s", out)
+        .as("data files of %s", dir)
         .containsExactlyElementsOf(expected);
     for (ArtifactFile f : expected) {
-      assertThat(Checksums.sha256(out.resolve(f.name())))
+      assertThat(Checksums.sha256(dir.resolve(f.name())))
           .as("%s is byte-identical to the uninterrupted run's", f.name())
           .isEqualTo(f.sha256());
     }
-    try (Stream<Path> files = Files.list(out)) {
-      assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".tmp")))
-          .as("temporary files left in %s", out)
-          .isEmpty();
+    List<String> listed = new ArrayList<>(actual.files().stream().map(ArtifactFile::name).toList());
+    listed.add(Manifest.FILE_NAME);
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .as("files of %s", dir)
+          .containsExactlyInAnyOrderElementsOf(listed);
     }
-  }
-
-  /** The step table a run printed: the lines of the job's steps, for a test's log. */
-  static String stepTable(String output) {
-    return output
-        .lines()
-        .filter(l -> l.matches("(step|\\w+Step) .*"))
-        .map(l -> "  " + l + "\n")
-        .collect(Collectors.joining());
   }
 
   /** Regular files of {@code dir} (not below it) whose names do not start with a dot, sorted. */
@@ -108,5 +125,14 @@ final class Artifacts {
           .sorted()
           .toList();
     }
+  }
+
+  /** The step table a run printed: the lines of the job's steps, for a test's log. */
+  static String stepTable(String output) {
+    return output
+        .lines()
+        .filter(l -> l.matches("(step|\\w+Step) .*"))
+        .map(l -> "  " + l + "\n")
+        .collect(Collectors.joining());
   }
 }

@@ -30,13 +30,23 @@ final class JarRun implements AutoCloseable {
 
   /** Starts {@code flatdump args...}; its output goes to {@code log}. */
   static JarRun start(Path log, List<String> args) throws IOException {
+    return start(log, List.of(), args);
+  }
+
+  /**
+   * Starts {@code java JVM_OPTIONS -jar flatdump.jar args...}, e.g. with {@code
+   * -Dflatdump.crashAt=publish.renamed}; its output goes to {@code log}.
+   */
+  static JarRun start(Path log, List<String> jvmOptions, List<String> args) throws IOException {
     if (!Files.isRegularFile(JAR)) {
       throw new IllegalStateException(
           JAR + " not found: build it with 'package' first (system property flatdump.jar)");
     }
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", JAR.toString()));
+    cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-jar", JAR.toString()));
     cmd.addAll(args);
     Process p =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -72,10 +72,11 @@ final class ReferenceExport {
     try (MongoClient client = MongoClients.create(server.uri())) {
       generate(client.getDatabase(database));
     }
-    Path dir = root.resolve("reference");
+    Path out = root.resolve("reference");
     CliResult run =
-        CliResult.inProcess(exportArgs(server.uri(), database, dir).toArray(String[]::new));
+        CliResult.inProcess(exportArgs(server.uri(), database, out).toArray(String[]::new));
     assertThat(run.exitCode()).as("the reference export: %s", run).isZero();
+    Path dir = dev.flatdump.artifact.OutputLayout.resolve(out);
     Manifest manifest = Manifest.read(dir.resolve(Manifest.FILE_NAME));
     assertThat(manifest.shards()).hasSizeGreaterThan(20);
     shared = new ReferenceExport(server.uri(), database, dir, manifest);
@@ -121,7 +122,7 @@ final class ReferenceExport {
     return database;
   }
 
-  /** The reference export's directory; tests must not change it. */
+  /** The reference export's own directory (under {@code exports/}); tests must not change it. */
   Path dir() {
     return dir;
   }

@@ -40,6 +40,8 @@ class ExportOptionsTest {
     int batchSize = 1000;
     LocalDate runDate = LocalDate.of(2024, 5, 1);
     long runId = 0;
+    int keep = ExportOptions.DEFAULT_KEEP;
+    boolean fsyncSource = false;
 
     ExportOptions build() {
       return new ExportOptions(
@@ -57,7 +59,9 @@ class ExportOptionsTest {
           maxRejects,
           batchSize,
           runDate,
-          runId);
+          runId,
+          keep,
+          fsyncSource);
     }
   }
 

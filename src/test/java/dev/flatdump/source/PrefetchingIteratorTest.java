@@ -118,6 +118,41 @@ class PrefetchingIteratorTest {
   }
 
   @Test
+  void passesAnErrorOnTheReadingThreadToTheCallerWithItsCause() {
+    OutOfMemoryError injected = new OutOfMemoryError("injected");
+    Iterator<Integer> source =
+        new Iterator<>() {
+          int i;
+
+          @Override
+          public boolean hasNext() {
+            return true;
+          }
+
+          @Override
+          public Integer next() {
+            if (i == 7) {
+              throw injected;
+            }
+            return i++;
+          }
+        };
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(20),
+        () -> {
+          try (var it = new PrefetchingIterator<>(source, 5, "t")) {
+            List<Integer> got = new ArrayList<>();
+            assertThatThrownBy(() -> it.forEachRemaining(got::add))
+                .isInstanceOf(dev.flatdump.FlatdumpException.class)
+                .hasMessageContaining("reading-ahead thread t failed")
+                .hasCause(injected);
+            assertThat(got).containsExactly(0, 1, 2, 3, 4, 5, 6);
+            assertThat(it.hasNext()).isFalse();
+          }
+        });
+  }
+
+  @Test
   void readsNoFurtherAheadThanItsCapacity() throws Exception {
     Source source = new Source(1_000, -1);
     try (var it = new PrefetchingIterator<>(source, 3, "t")) {

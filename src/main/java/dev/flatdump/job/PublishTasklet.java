@@ -1,0 +1,78 @@
+package dev.flatdump.job;
+
+import dev.flatdump.artifact.ArtifactFile;
+import dev.flatdump.artifact.AtomicFiles;
+import dev.flatdump.artifact.Manifest;
+import dev.flatdump.artifact.Publisher;
+import dev.flatdump.report.ReportWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.batch.core.job.JobExecution;
+import org.springframework.batch.core.scope.context.ChunkContext;
+import org.springframework.batch.core.step.StepContribution;
+import org.springframework.batch.core.step.tasklet.Tasklet;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+
+/**
+ * {@code publishStep}: copies the schema into the staged export, writes {@code manifest.json} and
+ * publishes the whole export with one atomic switch ({@link Publisher}) as {@code
+ * OUT/exports/RUNDATE-INSTANCE}, then keeps the newest {@code --keep} exports. Repeatable: after a
+ * crash anywhere in it, the rerun completes the same publish.
+ */
+final class PublishTasklet implements Tasklet {
+
+  static final String EXPORT_DIR = "publish.exportDir";
+  static final String HTML = "publish.reportHtml";
+
+  @Override
+  public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
+    JobExecution job = chunkContext.getStepContext().getStepExecution().getJobExecution();
+    ExportOptions options = ExportOptions.from(job.getJobParameters());
+    var jobCtx = job.getExecutionContext();
+    Path staging = options.staging();
+    List<ArtifactFile> files = new ArrayList<>(JobState.files(jobCtx.getString(JobState.FILES)));
+    files.addAll(JobState.files(jobCtx.getString(JobState.REPORT_FILES)));
+    byte[] schema = SchemaInfo.text();
+    Manifest.Schema schemaInfo = SchemaInfo.current();
+    if (Files.isDirectory(staging)) {
+      AtomicFiles.write(staging.resolve(schemaInfo.file()), out -> out.write(schema));
+    }
+    files.add(
+        new ArtifactFile(
+            schemaInfo.file(), "fbs", schema.length, schemaInfo.sha256(), null, null));
+    long exported = jobCtx.getLong(JobState.EXPORTED);
+    long rejected = jobCtx.getLong(JobState.REJECTED);
+    Instant started =
+        job.getStartTime() == null
+            ? Instant.now()
+            : job.getStartTime().atZone(ZoneId.systemDefault()).toInstant();
+    Manifest manifest =
+        new Manifest(
+            Manifest.FORMAT_VERSION,
+            schemaInfo,
+            new Manifest.Source(options.database(), options.collection(), options.query()),
+            new Manifest.Options(
+                options.dedup().toString(), options.compress(), options.shardSize()),
+            new Manifest.Counts(exported + rejected, exported, rejected),
+            files,
+            started,
+            Instant.now());
+    String name = exportName(options, job);
+    Path exportDir = Publisher.publish(staging, options.out(), name, manifest, options.keep());
+    jobCtx.putString(EXPORT_DIR, exportDir.toString());
+    jobCtx.putString(HTML, exportDir.resolve(ReportWriter.HTML_FILE).toString());
+    return RepeatStatus.FINISHED;
+  }
+
+  /**
+   * The export's directory name: its run date and job instance, the same for every execution of
+   * the instance, so that a restart publishes into the same directory.
+   */
+  static String exportName(ExportOptions options, JobExecution job) {
+    return options.runDate() + "-" + job.getJobInstance().getInstanceId();
+  }
+}
