@@ -35,8 +35,8 @@ public final class OrgArtifact implements Iterable<Org> {
   private static final int POINTER_ATTEMPTS = 5;
 
   /**
-   * Opens an output directory's current export (following its pointer, see {@link OutputLayout}),
-   * a directory with a {@code manifest.json}, or one FlatBuffers file. Should the export that the
+   * Opens an output directory's current export (following its pointer, see {@link OutputLayout}), a
+   * directory with a {@code manifest.json}, or one FlatBuffers file. Should the export that the
    * pointer named be removed while it is being opened (newer exports published meanwhile), the
    * pointer is followed again.
    */

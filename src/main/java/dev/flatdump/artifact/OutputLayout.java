@@ -63,11 +63,11 @@ public final class OutputLayout {
   }
 
   /**
-   * The export directory that {@code path} names: the current export when {@code path} is an
-   * output directory with a pointer ({@code current}, else {@code CURRENT}), else {@code path}
-   * itself (an export's own directory, or a directory of the layout before exports had
-   * directories). The symbolic link is resolved to the real directory, so that later reads do not
-   * follow a pointer that has moved on.
+   * The export directory that {@code path} names: the current export when {@code path} is an output
+   * directory with a pointer ({@code current}, else {@code CURRENT}), else {@code path} itself (an
+   * export's own directory, or a directory of the layout before exports had directories). The
+   * symbolic link is resolved to the real directory, so that later reads do not follow a pointer
+   * that has moved on.
    *
    * @throws ArtifactException when the pointer is there but names nothing readable
    */
@@ -105,7 +105,8 @@ public final class OutputLayout {
     }
     String prefix = EXPORTS + "/";
     if (!text.startsWith(prefix)) {
-      throw new ArtifactException(file + " does not name a directory under " + prefix + ": " + text);
+      throw new ArtifactException(
+          file + " does not name a directory under " + prefix + ": " + text);
     }
     try {
       return Optional.of(requireExportName(text.substring(prefix.length())));

@@ -7,7 +7,10 @@ import picocli.CommandLine.Parameters;
 /** The PATH argument of the commands that open an export directory or one .fb file. */
 final class ArtifactPath {
 
-  @Parameters(index = "0", paramLabel = "PATH", description =
+  @Parameters(
+      index = "0",
+      paramLabel = "PATH",
+      description =
           "An output directory (its current export), one export's directory, or a .fb file.")
   private Path path;
 

@@ -1,9 +1,9 @@
 package dev.flatdump.cli;
 
 import dev.flatdump.artifact.ExportChecker;
+import dev.flatdump.artifact.OutputLayout;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import dev.flatdump.artifact.OutputLayout;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;

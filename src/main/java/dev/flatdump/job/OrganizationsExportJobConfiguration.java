@@ -12,8 +12,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * {@code organizationsExportJob}: {@code exportStep} → {@code compressStep} → {@code reportStep} →
- * {@code publishStep} → {@code uploadStep} (a no-op without {@code --upload}). Only composes builders; the work is in the
- * tasklets and the plain-Java stages they call.
+ * {@code publishStep} → {@code uploadStep} (a no-op without {@code --upload}). Only composes
+ * builders; the work is in the tasklets and the plain-Java stages they call.
  *
  * <p>Every step reads its {@link ExportOptions} from the job parameters, so a restart runs with the
  * failed run's options. The only run-time collaborator is the {@link JobRuntime} (MongoDB client,

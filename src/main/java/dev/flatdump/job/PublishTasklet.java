@@ -42,8 +42,7 @@ final class PublishTasklet implements Tasklet {
       AtomicFiles.write(staging.resolve(schemaInfo.file()), out -> out.write(schema));
     }
     files.add(
-        new ArtifactFile(
-            schemaInfo.file(), "fbs", schema.length, schemaInfo.sha256(), null, null));
+        new ArtifactFile(schemaInfo.file(), "fbs", schema.length, schemaInfo.sha256(), null, null));
     long exported = jobCtx.getLong(JobState.EXPORTED);
     long rejected = jobCtx.getLong(JobState.REJECTED);
     Instant started =
@@ -69,8 +68,8 @@ final class PublishTasklet implements Tasklet {
   }
 
   /**
-   * The export's directory name: its run date and job instance, the same for every execution of
-   * the instance, so that a restart publishes into the same directory.
+   * The export's directory name: its run date and job instance, the same for every execution of the
+   * instance, so that a restart publishes into the same directory.
    */
   static String exportName(ExportOptions options, JobExecution job) {
     return options.runDate() + "-" + job.getJobInstance().getInstanceId();

@@ -32,10 +32,11 @@ import org.springframework.batch.core.step.tasklet.Tasklet;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
- * {@code reportStep}: reads MongoDB's own figures ({@code $collStats}, after {@code {fsync: 1}} only
- * with {@code --fsync-source}), measures the {@code --compare} baselines from the staged shards and
- * writes the size report into the staging directory. Publishing is {@code publishStep}'s: until
- * then the staged shards are all here, so a rerun of this step finds what it measures.
+ * {@code reportStep}: reads MongoDB's own figures ({@code $collStats}, after {@code {fsync: 1}}
+ * only with {@code --fsync-source}), measures the {@code --compare} baselines from the staged
+ * shards and writes the size report into the staging directory. Publishing is {@code
+ * publishStep}'s: until then the staged shards are all here, so a rerun of this step finds what it
+ * measures.
  */
 final class ReportTasklet implements Tasklet {
 

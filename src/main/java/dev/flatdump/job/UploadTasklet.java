@@ -10,9 +10,9 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
  * {@code uploadStep}: uploads the published export to object storage under {@code
- * prefix/exports/NAME/} (data first, manifest last), then points {@code prefix/CURRENT} at it,
- * when {@code --upload} is given. Idempotent: a restart after a failed upload redoes only this
- * step, and objects already uploaded intact are skipped.
+ * prefix/exports/NAME/} (data first, manifest last), then points {@code prefix/CURRENT} at it, when
+ * {@code --upload} is given. Idempotent: a restart after a failed upload redoes only this step, and
+ * objects already uploaded intact are skipped.
  */
 final class UploadTasklet implements Tasklet {
 

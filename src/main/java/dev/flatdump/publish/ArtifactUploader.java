@@ -4,8 +4,8 @@ import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OutputLayout;
 import java.io.Closeable;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -99,11 +99,11 @@ public final class ArtifactUploader implements Closeable {
   }
 
   /**
-   * Publishes an export as {@link dev.flatdump.artifact.Publisher} does locally: its files go
-   * under {@code root/exports/NAME/} by {@link #upload} (manifest last), then the pointer object
-   * {@code root/CURRENT}, holding {@code exports/NAME}, is written last. A consumer that reads
-   * {@code CURRENT} and then the manifest it names sees one complete export. Idempotent as {@link
-   * #upload} is; an unchanged pointer is skipped too.
+   * Publishes an export as {@link dev.flatdump.artifact.Publisher} does locally: its files go under
+   * {@code root/exports/NAME/} by {@link #upload} (manifest last), then the pointer object {@code
+   * root/CURRENT}, holding {@code exports/NAME}, is written last. A consumer that reads {@code
+   * CURRENT} and then the manifest it names sees one complete export. Idempotent as {@link #upload}
+   * is; an unchanged pointer is skipped too.
    *
    * @return one entry per object, in upload order, {@code CURRENT} last
    * @throws UploadException as {@link #upload}; the pointer is not written then
@@ -116,8 +116,7 @@ public final class ArtifactUploader implements Closeable {
         new ArrayList<>(upload(exportDir, manifest, root.child(pointer)));
     objects.add(
         new ExportUpload(new S3Objects(s3, root.bucket()), settings, root, endpoint, progress)
-            .pointer(
-                OutputLayout.CURRENT_FILE, (pointer + "\n").getBytes(StandardCharsets.UTF_8)));
+            .pointer(OutputLayout.CURRENT_FILE, (pointer + "\n").getBytes(StandardCharsets.UTF_8)));
     return List.copyOf(objects);
   }
 

@@ -105,8 +105,7 @@ final class ExportUpload {
     try {
       Files.write(tmp, content);
       FileDigest digest = digest(tmp, 0, name);
-      return publish(
-          name, tmp, digest, "text/plain; charset=utf-8", unchanged(name, digest));
+      return publish(name, tmp, digest, "text/plain; charset=utf-8", unchanged(name, digest));
     } catch (IOException e) {
       throw failure(name, "cannot write " + tmp + ": " + e.getMessage(), e);
     } finally {

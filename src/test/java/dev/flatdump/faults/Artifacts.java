@@ -23,8 +23,8 @@ final class Artifacts {
    * Nothing partial is published in {@code out}: its top level holds no export file (only {@code
    * .flatdump}, {@code exports}, and the pointer), every directory under {@code exports/} is a
    * complete export (every file its manifest lists in place, data files byte-identical to the
-   * reference's), and the pointer, when there is one, names such a directory. A published export
-   * is allowed only if {@code publishAllowed}.
+   * reference's), and the pointer, when there is one, names such a directory. A published export is
+   * allowed only if {@code publishAllowed}.
    *
    * @return how many files the published exports hold, manifests included
    */

@@ -37,7 +37,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(MongoDbExtension.class)
 class KilledExportIT {
 
-  /** The compared baselines: every one, so that the publish points show reportStep is not redone. */
+  /**
+   * The compared baselines: every one, so that the publish points show reportStep is not redone.
+   */
   private static final List<String> COMPARE = List.of("--compare", "plain,strings,protobuf,json");
 
   /** Where the run is killed. */
@@ -165,7 +167,9 @@ class KilledExportIT {
 
   private static final Pattern STEP_ROW = Pattern.compile("^(\\w+Step)\\s+\\w+\\s+([\\d,]+)\\s");
 
-  /** Documents read per step, from the step table a run printed; a step it did not run is absent. */
+  /**
+   * Documents read per step, from the step table a run printed; a step it did not run is absent.
+   */
   static Map<String, Long> readByStep(String output) {
     Map<String, Long> read = new java.util.LinkedHashMap<>();
     for (String line : output.lines().toList()) {
