@@ -20,6 +20,12 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * SHA-256, which S3 checks on arrival, and with the whole file's SHA-256 as the metadata {@code
  * x-amz-meta-}{@value #SHA256_METADATA}, which tells a later run whether it may skip it. SDK
  * exceptions pass through; {@link ArtifactUploader} adds the context.
+ *
+ * <p>A PUT or a part carries the precomputed checksum only, never also a checksum algorithm: with
+ * both, the SDK announces over plain http a trailing checksum ({@code x-amz-trailer}) that its
+ * signed body never carries, beside the {@code x-amz-checksum-sha256} header, and a server that
+ * checks checksums as S3 does (MinIO) refuses the request. The algorithm goes only on {@code
+ * CreateMultipartUpload}, where it declares the parts' checksum type.
  */
 final class S3Objects {
 
@@ -85,7 +91,6 @@ final class S3Objects {
               b.bucket(bucket)
                   .key(key)
                   .contentLength(digest.size())
-                  .checksumAlgorithm(ChecksumAlgorithm.SHA256)
                   .checksumSHA256(digest.base64())
                   .metadata(Map.of(SHA256_METADATA, digest.hex())),
           RequestBody.fromContentProvider(body, digest.size(), contentType));
@@ -136,7 +141,6 @@ final class S3Objects {
                       .uploadId(uploadId)
                       .partNumber(partNumber)
                       .contentLength(length)
-                      .checksumAlgorithm(ChecksumAlgorithm.SHA256)
                       .checksumSHA256(checksum),
               RequestBody.fromContentProvider(body, length, "application/octet-stream"));
     }

@@ -1,12 +1,13 @@
 package dev.flatdump.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Manifest;
-import dev.flatdump.testing.S3MockServer;
+import dev.flatdump.testing.MinioServer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -37,20 +38,20 @@ import software.amazon.awssdk.services.s3.model.ChecksumMode;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
-/** {@link ArtifactUploader} against a real S3Mock process. */
+/** {@link ArtifactUploader} against a real S3 server: MinIO, over http, as its own process. */
 class ArtifactUploaderIT {
 
   private static final String BUCKET = "flatdump-it";
   private static final long MIB = S3Settings.MIB;
 
   /** Fake credentials, set where the SDK's default chain finds them; must never be echoed. */
-  private static final String ACCESS_KEY = "AKIAFLATDUMPTEST0001";
+  private static final String ACCESS_KEY = MinioServer.ACCESS_KEY;
 
-  private static final String SECRET_KEY = "flatdump-it-secret-Xq7TzW9rVb2Lm4Np";
+  private static final String SECRET_KEY = MinioServer.SECRET_KEY;
 
   private static final AtomicInteger PREFIXES = new AtomicInteger();
 
-  private static S3MockServer server;
+  private static MinioServer server;
   private static S3Client s3;
   private static Map<String, String> previousProperties;
 
@@ -66,7 +67,7 @@ class ArtifactUploaderIT {
     }
     System.setProperty("aws.accessKeyId", ACCESS_KEY);
     System.setProperty("aws.secretAccessKey", SECRET_KEY);
-    server = S3MockServer.start(BUCKET);
+    server = MinioServer.start(false, BUCKET);
     s3 = server.client();
   }
 
@@ -300,6 +301,56 @@ class ArtifactUploaderIT {
     upload(manifest, newTarget());
 
     assertThat(String.join("\n", progress)).doesNotContain(SECRET_KEY).doesNotContain(ACCESS_KEY);
+  }
+
+  @Test
+  void publishesTheExportUnderItsDirectoryAndThePointerLast() throws IOException {
+    Manifest manifest = export(dir, 1);
+    S3Location root = newTarget();
+
+    List<PublishedObject> published;
+    try (ArtifactUploader uploader = new ArtifactUploader(settings(), progress::add)) {
+      published = uploader.publish(dir, "2024-05-01-7", manifest, root);
+    }
+
+    S3Location export = root.child("exports/2024-05-01-7");
+    assertThat(published.get(published.size() - 1).name()).isEqualTo("CURRENT");
+    assertThat(published.get(published.size() - 2).name()).isEqualTo(Manifest.FILE_NAME);
+    assertThat(new String(get(root.key("CURRENT")), java.nio.charset.StandardCharsets.UTF_8))
+        .isEqualTo("exports/2024-05-01-7\n");
+    for (ArtifactFile file : manifest.files()) {
+      assertThat(Checksums.sha256(get(export.key(file.name())))).isEqualTo(file.sha256());
+    }
+  }
+
+  @Test
+  void aServerStoppedMidUploadFailsWithoutThePointerAndARerunCompletesIt() throws IOException {
+    Manifest manifest = export(dir, 1);
+    S3Location root = newTarget();
+    try (ArtifactUploader uploader =
+        new ArtifactUploader(
+            settings(),
+            line -> {
+              progress.add(line);
+              if (progress.size() == 2) {
+                server.stop(); // after the second object, before the third
+              }
+            })) {
+      assertThatThrownBy(() -> uploader.publish(dir, "2024-05-01-8", manifest, root))
+          .isInstanceOf(UploadException.class)
+          .hasMessageContaining(server.endpoint().toString());
+    } finally {
+      server.startAgain();
+    }
+    assertThat(keys(root)).doesNotContain(root.key("CURRENT"));
+    assertThat(keys(root)).doesNotContain(root.child("exports/2024-05-01-8").key(Manifest.FILE_NAME));
+    progress.clear();
+
+    try (ArtifactUploader uploader = new ArtifactUploader(settings(), progress::add)) {
+      List<PublishedObject> again = uploader.publish(dir, "2024-05-01-8", manifest, root);
+      assertThat(again.subList(0, 2)).allMatch(PublishedObject::skipped);
+      assertThat(again.get(again.size() - 1).name()).isEqualTo("CURRENT");
+    }
   }
 
   private static S3Settings settings() {
