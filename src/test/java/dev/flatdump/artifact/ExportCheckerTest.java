@@ -126,6 +126,14 @@ class ExportCheckerTest {
                 assertThat(p.message()).contains("does not list");
               });
     }
+
+    @Test
+    void takesTheSchemaBesideTheShardsForNoShard() throws IOException {
+      // organizations.fbs also starts with "organizations" and holds ".fb"
+      Files.writeString(dir.resolve("organizations.fbs"), "table Org {}");
+
+      assertThat(problems()).isEmpty();
+    }
   }
 
   @Nested

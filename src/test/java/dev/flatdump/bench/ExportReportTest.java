@@ -8,6 +8,10 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The two speed targets judged from a run's four rows. The timings are round numbers picked to sit
+ * on either side of each target, not figures of any run.
+ */
 class ExportReportTest {
 
   private static final long DOCS = 100_000;
@@ -36,52 +40,63 @@ class ExportReportTest {
   }
 
   @Test
-  void saysBothTargetsAreMetWhenTheyAre() {
-    ExportReport report = report(970, 4_421, 1_239, 1_332);
+  void ratiosAreOfSpeedsSoOfInverseTimes() {
+    ExportReport report = report(1_000, 8_000, 1_500, 2_000);
 
-    assertThat(report.exportOverRawScan()).isCloseTo(970 / 1_332.0, within(1e-9));
-    assertThat(report.exportOverDocumentScan()).isCloseTo(4_421 / 1_332.0, within(1e-9));
-    assertThat(report.targets())
-        .containsExactly(
-            "Targets: the export at 0.73× the raw scan's docs/s (≥ 0.50×: met) and 3.32× the"
-                + " Document scan's (≥ 3.00×: met).");
-    assertThat(report.toMarkdown()).endsWith(".\n" + report.targets().get(0) + "\n");
+    assertThat(report.exportOverRawScan()).isCloseTo(0.5, within(1e-12));
+    assertThat(report.exportOverDocumentScan()).isCloseTo(4.0, within(1e-12));
   }
 
   @Test
-  void namesTheTimeTheDocumentTargetNeededAndWhenEvenTheReaderWasSlower() {
-    ExportReport report = report(995, 3_092, 1_213, 1_481);
+  void bothTargetsMetAddsNoSecondLine() {
+    ExportReport report = report(1_000, 8_000, 1_500, 1_800);
 
-    assertThat(report.documentTargetNanos()).isEqualTo(1_030_666_666L);
-    assertThat(report.targets())
-        .containsExactly(
-            "Targets: the export at 0.67× the raw scan's docs/s (≥ 0.50×: met) and 2.09× the"
-                + " Document scan's (≥ 3.00×: missed).",
-            "3.00× the Document scan needs the export in 1,031 ms at most; the reader alone"
-                + " (decoding, no encoding or writing) took 1,213 ms and the raw scan 995 ms."
-                + " Out of reach in this run: the export decodes every document as the reader"
-                + " does, then encodes and writes it.");
+    assertThat(report.rawScanTargetMet()).isTrue();
+    assertThat(report.documentScanTargetMet()).isTrue();
+    assertThat(report.targets()).hasSize(1);
+    assertThat(report.targets().get(0)).contains("met").doesNotContain("missed");
+    assertThat(report.toMarkdown()).endsWith(report.targets().get(0) + "\n");
+  }
+
+  @Test
+  void aTargetMetExactlyCountsAsMet() {
+    ExportReport report = report(1_000, 6_000, 1_500, 2_000);
+
+    assertThat(report.rawScanTargetMet()).isTrue();
+    assertThat(report.documentScanTargetMet()).isTrue();
+  }
+
+  @Test
+  void theDocumentTargetNeedsAThirdOfTheDocumentScansTime() {
+    ExportReport report = report(1_000, 4_500, 1_200, 2_100);
+
+    assertThat(report.documentScanTargetMet()).isFalse();
+    assertThat(report.documentTargetNanos()).isEqualTo(1_500_000_000L);
+    assertThat(report.documentTargetOutOfReach()).as("the reader took 1,200 ms").isFalse();
+    assertThat(report.targets()).hasSize(2);
+    assertThat(report.targets().get(1))
+        .contains("1,500 ms", "1,200 ms", "1,000 ms")
+        .doesNotContain("Out of reach");
+  }
+
+  @Test
+  void aDocumentTargetBelowTheReadersOwnTimeIsOutOfReach() {
+    // 3x a 3,000 ms Document scan needs the export in 1,000 ms; the reader alone took 1,200 ms
+    ExportReport report = report(900, 3_000, 1_200, 1_500);
+
+    assertThat(report.rawScanTargetMet()).isTrue();
+    assertThat(report.documentScanTargetMet()).isFalse();
+    assertThat(report.documentTargetOutOfReach()).isTrue();
+    assertThat(report.targets().get(1)).contains("Out of reach");
     assertThat(report.toMarkdown()).contains(report.targets().get(1) + "\n");
   }
 
   @Test
-  void saysNothingIsOutOfReachWhenTheReaderAloneWasFastEnough() {
-    ExportReport report = report(1_000, 4_500, 1_200, 2_100);
+  void aSlowExportMissesTheRawTarget() {
+    ExportReport report = report(1_000, 8_000, 1_500, 2_001);
 
-    assertThat(report.targets())
-        .containsExactly(
-            "Targets: the export at 0.48× the raw scan's docs/s (≥ 0.50×: missed) and 2.14× the"
-                + " Document scan's (≥ 3.00×: missed).",
-            "3.00× the Document scan needs the export in 1,500 ms at most; the reader alone"
-                + " (decoding, no encoding or writing) took 1,200 ms and the raw scan 1,000 ms.");
-  }
-
-  @Test
-  void countsATargetMetExactlyAsMet() {
-    assertThat(report(1_000, 6_000, 1_500, 2_000).targets())
-        .containsExactly(
-            "Targets: the export at 0.50× the raw scan's docs/s (≥ 0.50×: met) and 3.00× the"
-                + " Document scan's (≥ 3.00×: met).");
+    assertThat(report.rawScanTargetMet()).isFalse();
+    assertThat(report.targets().get(0)).contains("missed");
   }
 
   @Test

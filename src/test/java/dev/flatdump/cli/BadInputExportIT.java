@@ -137,7 +137,9 @@ class BadInputExportIT {
       assertSameOrg(c.id(), artifact.get(i), codec.decode(c.document()));
     }
 
-    JsonNode records = JSON.readTree(Files.readString(out.resolve("report.json"))).at("/records");
+    JsonNode records =
+        JSON.readTree(Files.readString(ExportCommandIT.exported(out).resolve("report.json")))
+            .at("/records");
     assertThat(records.get("read").asLong()).isEqualTo(cases.size());
     assertThat(records.get("exported").asLong()).isEqualTo(exported.size());
     assertThat(records.get("rejected").asLong()).isEqualTo(expectedRejects.size());
@@ -149,7 +151,9 @@ class BadInputExportIT {
   /** {@code rejects.jsonl} as {@code _id -> field: reason}; fails on an {@code _id} seen twice. */
   private static Map<String, String> rejects(Path out) throws Exception {
     Map<String, String> rejects = new LinkedHashMap<>();
-    for (String line : Files.readAllLines(out.resolve("rejects.jsonl"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(
+            ExportCommandIT.exported(out).resolve("rejects.jsonl"), StandardCharsets.UTF_8)) {
       JsonNode n = JSON.readTree(line);
       String id = n.get("_id").asString();
       String previous =

@@ -68,7 +68,7 @@ class BenchExportCommandIT {
         .contains("median of 1 run after no warm-up run;")
         .contains("| flatdump export (ExportLauncher, --compress gzip,zstd) |");
     assertThat(out.resolve("export-warm-up-1")).doesNotExist();
-    Path export = out.resolve("export-run-1");
+    Path export = ExportCommandIT.exported(out.resolve("export-run-1"));
     assertThat(export.resolve("organizations.fb.gz")).isNotEmptyFile();
     assertThat(export.resolve("organizations.fb.zst")).isNotEmptyFile();
   }

@@ -72,7 +72,12 @@ class ExportCommandIT {
   }
 
   static JsonNode report(Path out) throws Exception {
-    return JSON.readTree(Files.readString(out.resolve("report.json")));
+    return JSON.readTree(Files.readString(exported(out).resolve("report.json")));
+  }
+
+  /** The current export's own directory in the output directory {@code out}. */
+  static Path exported(Path out) {
+    return dev.flatdump.artifact.OutputLayout.resolve(out);
   }
 
   @Nested
@@ -103,7 +108,9 @@ class ExportCommandIT {
         MongoServer server, MongoDatabase db, @TempDir Path out) {
       generate(db, "orgs", Profile.REALISTIC, 3, 300);
       assertThat(export(server, db, "orgs", out).exitCode()).isZero();
-      Manifest m = Manifest.read(out.resolve("manifest.json"));
+      Path dir = exported(out);
+      assertThat(dir.getParent()).isEqualTo(out.resolve("exports").toAbsolutePath());
+      Manifest m = Manifest.read(dir.resolve("manifest.json"));
       assertThat(m.counts().read()).isEqualTo(300);
       assertThat(m.files())
           .extracting(f -> f.name())
@@ -114,11 +121,16 @@ class ExportCommandIT {
               "rejects.jsonl",
               "report.json",
               "report.md",
-              "report.html");
+              "report.html",
+              "organizations.fbs");
       for (var f : m.files()) {
-        assertThat(Checksums.sha256(out.resolve(f.name()))).as(f.name()).isEqualTo(f.sha256());
+        assertThat(Checksums.sha256(dir.resolve(f.name()))).as(f.name()).isEqualTo(f.sha256());
       }
-      assertThat(out.resolve(".flatdump/staging")).isEmptyDirectory();
+      assertThat(dir.resolve("organizations.fbs"))
+          .hasSameBinaryContentAs(
+              Path.of(System.getProperty("flatdump.basedir", "."), "schemas", "organizations.fbs"));
+      assertThat(m.schema().sha256()).isEqualTo(Checksums.sha256(dir.resolve("organizations.fbs")));
+      assertThat(out.resolve(".flatdump/staging")).doesNotExist();
     }
 
     @Test
@@ -132,7 +144,7 @@ class ExportCommandIT {
       assertThat(export(server, db, "orgs", one, "--compress-threads", "1").exitCode()).isZero();
       assertThat(export(server, db, "orgs", three, "--compress-threads", "3").exitCode()).isZero();
 
-      var files = Manifest.read(one.resolve("manifest.json")).files();
+      var files = Manifest.read(exported(one).resolve("manifest.json")).files();
       assertThat(files)
           .filteredOn(f -> f.format().equals("flatbuffers"))
           .singleElement()
@@ -142,7 +154,9 @@ class ExportCommandIT {
           .hasSize(2);
       for (var f : files) {
         if (f.format().equals("gzip") || f.format().equals("zstd")) {
-          assertThat(Checksums.sha256(three.resolve(f.name()))).as(f.name()).isEqualTo(f.sha256());
+          assertThat(Checksums.sha256(exported(three).resolve(f.name())))
+              .as(f.name())
+              .isEqualTo(f.sha256());
         }
       }
       assertThat(verify(server, db, "orgs", three).exitCode()).isZero();
@@ -161,7 +175,7 @@ class ExportCommandIT {
         Path out = tmp.resolve("d" + i);
         CliRun run = export(server, db, "orgs", out, "--dedup", modes[i], "--compress", "none");
         assertThat(run.exitCode()).as(run.toString()).isZero();
-        sizes[i] = Files.size(out.resolve("organizations.fb"));
+        sizes[i] = Files.size(exported(out).resolve("organizations.fb"));
       }
       assertThat(sizes[1]).as("strings < plain").isLessThan(sizes[0]);
       assertThat(sizes[2]).as("attributes < strings").isLessThan(sizes[1]);
@@ -192,7 +206,7 @@ class ExportCommandIT {
           fb = a.get("bytes").asLong();
         }
       }
-      assertThat(fb).isEqualTo(Files.size(out.resolve("organizations.fb")));
+      assertThat(fb).isEqualTo(Files.size(exported(out).resolve("organizations.fb")));
       long plain = -1;
       long strings = -1;
       for (JsonNode b : r.get("baselines")) {
@@ -205,7 +219,9 @@ class ExportCommandIT {
       }
       assertThat(strings).isLessThan(plain);
       assertThat(fb).isLessThan(strings);
-      assertThat(run.out()).contains("report: " + out.resolve("report.html"));
+      assertThat(run.out())
+          .contains("export: " + exported(out))
+          .contains("report: " + exported(out).resolve("report.html"));
     }
   }
 
@@ -217,13 +233,13 @@ class ExportCommandIT {
       generate(db, "orgs", Profile.ARTICLE, 9, 600);
       CliRun run = export(server, db, "orgs", out, "--shard-size", "64KiB");
       assertThat(run.exitCode()).as(run.toString()).isZero();
-      Manifest m = Manifest.read(out.resolve("manifest.json"));
+      Manifest m = Manifest.read(exported(out).resolve("manifest.json"));
       assertThat(m.shards()).hasSizeGreaterThan(3);
       for (int i = 0; i < m.shards().size(); i++) {
         assertThat(m.shards().get(i).name()).isEqualTo(String.format("organizations-%05d.fb", i));
         assertThat(m.shards().get(i).shard()).isEqualTo(i);
       }
-      assertThat(out.resolve("organizations.fb")).doesNotExist();
+      assertThat(exported(out).resolve("organizations.fb")).doesNotExist();
       List<Org> actual = new ArrayList<>();
       OrgArtifact.open(out).forEach(actual::add);
       assertThat(actual)

@@ -74,14 +74,17 @@ class ExportCrashRecoveryIT {
         .isTrue();
     p.destroyForcibly(); // SIGKILL on Linux: no shutdown hooks, no cleanup
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    assertThat(crashed.resolve("manifest.json"))
+    assertThat(crashed.resolve("CURRENT"))
         .as("nothing is published by a killed run")
         .doesNotExist();
+    assertThat(crashed.resolve("exports")).doesNotExist();
 
     CliRun rerun = ExportCommandIT.export(server, db, "orgs", crashed, options);
     assertThat(rerun.exitCode()).as(rerun.toString()).isZero();
     assertThat(rerun.err()).contains("resumed the failed run");
 
+    clean = ExportCommandIT.exported(clean);
+    crashed = ExportCommandIT.exported(crashed);
     Manifest expected = Manifest.read(clean.resolve("manifest.json"));
     Manifest actual = Manifest.read(crashed.resolve("manifest.json"));
     assertThat(actual.counts()).isEqualTo(expected.counts());

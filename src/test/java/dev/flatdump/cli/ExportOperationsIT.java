@@ -43,10 +43,47 @@ class ExportOperationsIT {
         CliRun.withEnv(
             Map.of("FLATDUMP_URI", server.uri()), "export", "--job-file", job.toString());
     assertThat(run.exitCode()).as(run.toString()).isZero();
-    Manifest m = Manifest.read(out.resolve("manifest.json"));
+    Manifest m = Manifest.read(ExportCommandIT.exported(out).resolve("manifest.json"));
     assertThat(m.options().compress()).containsExactly("zstd");
     assertThat(m.shards()).hasSizeGreaterThan(1);
     assertThat(run.out()).contains("exportStep").contains("COMPLETED");
+  }
+
+  /** How many {@code fsync} commands the server has run, from {@code serverStatus}. */
+  private static long fsyncCommands(MongoServer server) {
+    try (var client = com.mongodb.client.MongoClients.create(server.uri())) {
+      org.bson.Document status =
+          client.getDatabase("admin").runCommand(new org.bson.Document("serverStatus", 1));
+      Object total =
+          status
+              .get("metrics", org.bson.Document.class)
+              .get("commands", org.bson.Document.class)
+              .get("fsync", new org.bson.Document())
+              .get("total");
+      return total == null ? 0 : ((Number) total).longValue();
+    }
+  }
+
+  @Test
+  void flushesTheSourceServerOnlyWhenAsked(MongoServer server, MongoDatabase db, @TempDir Path tmp)
+      throws Exception {
+    ExportCommandIT.generate(db, "orgs", Profile.REALISTIC, 6, 100);
+    long before = fsyncCommands(server);
+    CliRun gentle = ExportCommandIT.export(server, db, "orgs", tmp.resolve("a"));
+    assertThat(gentle.exitCode()).as(gentle.toString()).isZero();
+    assertThat(fsyncCommands(server))
+        .as("fsync commands run without --fsync-source")
+        .isEqualTo(before);
+    assertThat(ExportCommandIT.report(tmp.resolve("a")).at("/source/storageFlushed").asBoolean())
+        .isFalse();
+    assertThat(gentle.out()).contains("can lag the last checkpoint");
+
+    CliRun flushed = ExportCommandIT.export(server, db, "orgs", tmp.resolve("b"), "--fsync-source");
+    assertThat(flushed.exitCode()).as(flushed.toString()).isZero();
+    assertThat(fsyncCommands(server)).isEqualTo(before + 1);
+    assertThat(ExportCommandIT.report(tmp.resolve("b")).at("/source/storageFlushed").asBoolean())
+        .isTrue();
+    assertThat(flushed.out()).doesNotContain("can lag the last checkpoint");
   }
 
   @Test
@@ -74,28 +111,31 @@ class ExportOperationsIT {
   void restartResumesTheFailedRunOfAnEarlierDayWithoutRedoingFinishedSteps(
       MongoServer server, MongoDatabase db, @TempDir Path out) throws Exception {
     ExportCommandIT.generate(db, "orgs", Profile.REALISTIC, 4, 200);
-    // make the publish at the end of reportStep fail: a directory where report.json must go
-    Files.createDirectories(out.resolve("report.json").resolve("blocker"));
+    // make publishStep fail: a file where the exports directory must go
+    Files.createDirectories(out);
+    Files.writeString(out.resolve("exports"), "in the way");
     CliRun failed = ExportCommandIT.export(server, db, "orgs", out, "--run-date", "2026-03-01");
     assertThat(failed.exitCode()).as(failed.toString()).isEqualTo(1);
-    assertThat(failed.err()).contains("reportStep");
-    assertThat(out.resolve("manifest.json")).doesNotExist();
+    assertThat(failed.err()).contains("publishStep");
+    assertThat(out.resolve("CURRENT")).doesNotExist();
 
     CliRun nothing =
         ExportCommandIT.export(server, db, "orgs", out.resolve("elsewhere"), "--restart");
     assertThat(nothing.exitCode()).as(nothing.toString()).isEqualTo(1);
     assertThat(nothing.err()).contains("no failed run");
 
-    Files.delete(out.resolve("report.json").resolve("blocker"));
-    Files.delete(out.resolve("report.json"));
+    Files.delete(out.resolve("exports"));
     // the next day, with other options: --restart resumes the failed run with its own options
     CliRun resumed =
         ExportCommandIT.export(
             server, db, "orgs", out, "--restart", "--run-date", "2026-03-02", "--compress", "none");
     assertThat(resumed.exitCode()).as(resumed.toString()).isZero();
     assertThat(resumed.err()).contains("resumed the failed run of run date 2026-03-01");
-    assertThat(resumed.out()).contains("reportStep").doesNotContain("exportStep ");
-    Manifest m = Manifest.read(out.resolve("manifest.json"));
+    assertThat(resumed.out())
+        .contains("publishStep")
+        .doesNotContain("exportStep ")
+        .doesNotContain("reportStep ");
+    Manifest m = Manifest.read(ExportCommandIT.exported(out).resolve("manifest.json"));
     assertThat(m.counts().exported()).isEqualTo(200);
     assertThat(m.options().compress()).containsExactly("gzip", "zstd");
   }

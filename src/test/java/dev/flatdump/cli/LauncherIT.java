@@ -193,8 +193,8 @@ class LauncherIT {
 
     Launch ended = await(launcher);
     assertThat(jvm.onExit().get(60, TimeUnit.SECONDS).isAlive()).isFalse();
-    // ended by the signal, not by finishing the export, whose manifest is written last
-    assertThat(home.resolve("out").resolve("manifest.json")).doesNotExist();
+    // ended by the signal, not by finishing the export, whose pointer is written last
+    assertThat(home.resolve("out").resolve("CURRENT")).doesNotExist();
     assertThat(ended.exit()).as(ended.out()).isNotZero();
     assertThat(archives(layouts().get(0))).isEmpty();
   }

@@ -65,7 +65,9 @@ class SampleDataExportIT {
       }
     }
     Map<String, String> actual = new HashMap<>();
-    for (String line : Files.readAllLines(out.resolve("rejects.jsonl"), StandardCharsets.UTF_8)) {
+    for (String line :
+        Files.readAllLines(
+            ExportCommandIT.exported(out).resolve("rejects.jsonl"), StandardCharsets.UTF_8)) {
       JsonNode n = JSON.readTree(line);
       actual.put(
           n.get("_id").asString(), n.get("field").asString() + ": " + n.get("reason").asString());
@@ -76,7 +78,8 @@ class SampleDataExportIT {
         Files.readAllLines(SAMPLES.resolve("edge-cases.jsonl")).stream()
             .filter(l -> !l.isBlank())
             .count();
-    JsonNode report = JSON.readTree(Files.readString(out.resolve("report.json")));
+    JsonNode report =
+        JSON.readTree(Files.readString(ExportCommandIT.exported(out).resolve("report.json")));
     assertThat(report.at("/records/rejected").asLong()).isEqualTo(expected.size());
     assertThat(report.at("/records/exported").asLong()).isEqualTo(edgeCases);
     assertThat(report.at("/records/read").asLong()).isEqualTo(edgeCases + expected.size());
@@ -91,8 +94,8 @@ class SampleDataExportIT {
     CliRun run = ExportCommandIT.export(server, db, "orgs", out, "--max-rejects", "2");
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
     assertThat(run.err()).contains("more than --max-rejects 2");
-    assertThat(out.resolve("manifest.json")).doesNotExist();
-    assertThat(out.resolve("organizations.fb")).doesNotExist();
+    assertThat(out.resolve("CURRENT")).doesNotExist();
+    assertThat(out.resolve("exports")).doesNotExist();
   }
 
   @Test
@@ -116,7 +119,7 @@ class SampleDataExportIT {
                 out.toString(),
                 schema.toString(),
                 "--",
-                out.resolve("organizations.fb").toString())
+                ExportCommandIT.exported(out).resolve("organizations.fb").toString())
             .redirectErrorStream(true)
             .start();
     String flatcOut = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

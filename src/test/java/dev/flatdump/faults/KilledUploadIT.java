@@ -6,9 +6,10 @@ import com.mongodb.client.MongoDatabase;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Manifest;
+import dev.flatdump.artifact.OutputLayout;
+import dev.flatdump.testing.MinioServer;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
-import dev.flatdump.testing.S3MockServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,17 +28,18 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * {@code kill -9} of {@code export --upload} while uploadStep is sending the data files: the bucket
- * holds no {@code manifest.json}, so a consumer never sees an incomplete set as an export; running
- * the same command again completes the upload, skipping the objects already there.
+ * {@code kill -9} of {@code export --upload} while uploadStep is sending the data files to MinIO:
+ * the bucket holds no {@code manifest.json} and no {@code CURRENT}, so a consumer never sees an
+ * incomplete set as an export; running the same command again completes the upload, skipping the
+ * objects already there.
  */
 @ExtendWith(MongoDbExtension.class)
 class KilledUploadIT {
 
   private static final String BUCKET = "artifacts";
   private static final String PREFIX = "p/";
-  private static final String ACCESS_KEY = "flatdump-it";
-  private static final String SECRET = "s3cr3t-killed-upload";
+  private static final String ACCESS_KEY = MinioServer.ACCESS_KEY;
+  private static final String SECRET = MinioServer.SECRET_KEY;
 
   /** Objects that must be in the bucket, without a manifest, before the kill. */
   private static final int OBJECTS_BEFORE_KILL = 3;
@@ -87,7 +89,7 @@ class KilledUploadIT {
     Path out = tmp.resolve("out");
     Path log = tmp.resolve("killed.log");
 
-    try (S3MockServer server = S3MockServer.start(BUCKET);
+    try (MinioServer server = MinioServer.start(false, BUCKET);
         S3Client s3 = server.client()) {
       List<String> args =
           new ArrayList<>(
@@ -118,7 +120,7 @@ class KilledUploadIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (true) {
           Set<String> k = keys(s3);
-          if (k.contains(PREFIX + Manifest.FILE_NAME)) {
+          if (k.stream().anyMatch(key -> key.endsWith("/" + Manifest.FILE_NAME))) {
             throw new AssertionError(
                 "the upload finished before it could be killed; log:\n" + Files.readString(log));
           }
@@ -145,12 +147,14 @@ class KilledUploadIT {
       double killedAfter = (System.nanoTime() - started) / 1e9;
       before = keys(s3);
 
+      Path exportDir = OutputLayout.resolve(out);
+      String exportPrefix = PREFIX + "exports/" + exportDir.getFileName() + "/";
       assertThat(before)
-          .as("a consumer sees no manifest for an incomplete set")
-          .doesNotContain(PREFIX + Manifest.FILE_NAME);
-      Manifest local = Manifest.read(out.resolve(Manifest.FILE_NAME));
+          .as("a consumer sees no manifest and no pointer for an incomplete set")
+          .doesNotContain(exportPrefix + Manifest.FILE_NAME, PREFIX + "CURRENT");
+      Manifest local = Manifest.read(exportDir.resolve(Manifest.FILE_NAME));
       Set<String> listed =
-          local.files().stream().map(f -> PREFIX + f.name()).collect(Collectors.toSet());
+          local.files().stream().map(f -> exportPrefix + f.name()).collect(Collectors.toSet());
       assertThat(listed).as("files of the export").hasSizeGreaterThan(before.size());
       assertThat(before).as("objects of a killed upload").isSubsetOf(listed);
 
@@ -161,22 +165,23 @@ class KilledUploadIT {
       assertThat(rerun.out()).contains("uploadStep").contains("COMPLETED");
       assertThat(rerun.toString()).doesNotContain(SECRET);
 
-      Manifest manifest = Manifest.read(out.resolve(Manifest.FILE_NAME));
+      Manifest manifest = Manifest.read(exportDir.resolve(Manifest.FILE_NAME));
       for (ArtifactFile f : manifest.files()) {
         byte[] bytes =
             s3.getObject(
-                    b -> b.bucket(BUCKET).key(PREFIX + f.name()), ResponseTransformer.toBytes())
+                    b -> b.bucket(BUCKET).key(exportPrefix + f.name()),
+                    ResponseTransformer.toBytes())
                 .asByteArray();
         assertThat(Checksums.sha256(bytes)).as(f.name()).isEqualTo(f.sha256());
       }
       byte[] remoteManifest =
           s3.getObject(
-                  b -> b.bucket(BUCKET).key(PREFIX + Manifest.FILE_NAME),
+                  b -> b.bucket(BUCKET).key(exportPrefix + Manifest.FILE_NAME),
                   ResponseTransformer.toBytes())
               .asByteArray();
       assertThat(Checksums.sha256(remoteManifest))
-          .isEqualTo(Checksums.sha256(out.resolve(Manifest.FILE_NAME)));
-      assertThat(keys(s3)).hasSize(manifest.files().size() + 1);
+          .isEqualTo(Checksums.sha256(exportDir.resolve(Manifest.FILE_NAME)));
+      assertThat(keys(s3)).hasSize(manifest.files().size() + 2).contains(PREFIX + "CURRENT");
 
       boolean resumed = rerun.err().contains("resumed the failed run");
       long skipped = rerun.err().lines().filter(l -> l.contains("skipped, unchanged")).count();

@@ -343,7 +343,8 @@ class ArtifactUploaderIT {
       server.startAgain();
     }
     assertThat(keys(root)).doesNotContain(root.key("CURRENT"));
-    assertThat(keys(root)).doesNotContain(root.child("exports/2024-05-01-8").key(Manifest.FILE_NAME));
+    assertThat(keys(root))
+        .doesNotContain(root.child("exports/2024-05-01-8").key(Manifest.FILE_NAME));
     progress.clear();
 
     try (ArtifactUploader uploader = new ArtifactUploader(settings(), progress::add)) {

@@ -122,7 +122,9 @@ public final class MinioServer implements AutoCloseable {
     awaitAnswer();
   }
 
-  /** Stops the server (SIGTERM, then SIGKILL after 30 s); its objects stay for {@link #startAgain}. */
+  /**
+   * Stops the server (SIGTERM, then SIGKILL after 30 s); its objects stay for {@link #startAgain}.
+   */
   public void stop() {
     if (process == null) {
       return;
