@@ -116,32 +116,6 @@ public record SizeReport(
       long avgObjSize,
       boolean storageFlushed) {
 
-    /** The storage figures of a source read after {@code {fsync: 1}}. */
-    public Source(
-        String database,
-        String collection,
-        String query,
-        long count,
-        long size,
-        long storageSize,
-        long freeStorageSize,
-        long totalIndexSize,
-        String blockCompressor,
-        long avgObjSize) {
-      this(
-          database,
-          collection,
-          query,
-          count,
-          size,
-          storageSize,
-          freeStorageSize,
-          totalIndexSize,
-          blockCompressor,
-          avgObjSize,
-          true);
-    }
-
     /** What the report says of storage figures read without a flush; empty when flushed. */
     public String storageCaveat() {
       return storageFlushed

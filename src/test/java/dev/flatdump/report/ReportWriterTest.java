@@ -129,7 +129,8 @@ class ReportWriterTest {
     @Test
     void writesNullRatiosForAnEmptyCollection() throws IOException {
       SizeReport small = SampleReports.small("organizations");
-      var empty = new SizeReport.Source("crm", "organizations", "{}", 0, 0, 0, 0, 0, "snappy", 0);
+      var empty =
+          new SizeReport.Source("crm", "organizations", "{}", 0, 0, 0, 0, 0, "snappy", 0, true);
       writer.writeAll(
           new SizeReport(
               empty,
@@ -151,6 +152,52 @@ class ReportWriterTest {
       assertThat(fb.get("ratioToStorageSize").isNull()).isTrue();
       assertThat(read(ReportWriter.MARKDOWN_FILE)).contains("n/a");
     }
+  }
+
+  @Test
+  void saysWhenTheStorageFiguresWereReadWithoutAFlush() throws IOException {
+    SizeReport small = SampleReports.small("organizations");
+    SizeReport.Source s = small.source();
+    var unflushed =
+        new SizeReport.Source(
+            s.database(),
+            s.collection(),
+            s.query(),
+            s.count(),
+            s.size(),
+            s.storageSize(),
+            s.freeStorageSize(),
+            s.totalIndexSize(),
+            s.blockCompressor(),
+            s.avgObjSize(),
+            false);
+    SizeReport report =
+        new SizeReport(
+            unflushed,
+            small.artifacts(),
+            small.baselines(),
+            small.dedup(),
+            small.records(),
+            small.steps(),
+            0,
+            0,
+            small.startedAt(),
+            small.finishedAt(),
+            small.options());
+
+    writer.writeAll(report, dir);
+
+    assertThat(
+            JsonMapper.shared()
+                .readTree(dir.resolve("report.json"))
+                .at("/source/storageFlushed")
+                .asBoolean())
+        .isFalse();
+    assertThat(read(ReportWriter.MARKDOWN_FILE)).contains("can lag the last checkpoint");
+    assertThat(writer.summary(report)).contains("can lag the last checkpoint");
+    writer.writeAll(small, dir);
+    assertThat(read(ReportWriter.MARKDOWN_FILE)).doesNotContain("can lag");
+    assertThat(writer.summary(small)).doesNotContain("can lag");
   }
 
   @Nested

@@ -24,7 +24,8 @@ final class SampleReports {
   /** size 1,000, storageSize 500; one 250-byte FlatBuffers file and its 100-byte gzip copy. */
   static SizeReport small(String collection) {
     return new SizeReport(
-        new Source("crm", collection, "{\"type\": \"FOO\"}", 10, 1000, 500, 20, 64, "snappy", 100),
+        new Source(
+            "crm", collection, "{\"type\": \"FOO\"}", 10, 1000, 500, 20, 64, "snappy", 100, true),
         List.of(
             new Artifact("orgs.fb", "flatbuffers", 250, SHA_A),
             new Artifact("orgs.fb.gz", "gzip", 100, SHA_B)),
@@ -56,7 +57,8 @@ final class SampleReports {
             3 * mib,
             38 * mib,
             "snappy",
-            618),
+            618,
+            true),
         List.of(
             new Artifact("organizations-00000.fb", "flatbuffers", 23_600_123, SHA_A, 0),
             new Artifact("organizations-00001.fb", "flatbuffers", 21_580_456, SHA_B, 1),

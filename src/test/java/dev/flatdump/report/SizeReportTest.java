@@ -52,7 +52,7 @@ class SizeReportTest {
 
     @Test
     void areNaNForAnEmptyCollection() {
-      var empty = new Source("crm", "orgs", "{}", 0, 0, 0, 0, 0, "zstd", 0);
+      var empty = new Source("crm", "orgs", "{}", 0, 0, 0, 0, 0, "zstd", 0, true);
 
       assertThat(empty.ratioToSize(10)).isNaN();
       assertThat(empty.ratioToStorageSize(10)).isNaN();
@@ -70,10 +70,10 @@ class SizeReportTest {
 
     @Test
     void namesTheBadSourceField() {
-      assertThatThrownBy(() -> new Source("crm", "orgs", "{}", 1, 1, -5, 0, 0, "snappy", 1))
+      assertThatThrownBy(() -> new Source("crm", "orgs", "{}", 1, 1, -5, 0, 0, "snappy", 1, true))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("Source.storageSize must be >= 0, was -5");
-      assertThatThrownBy(() -> new Source("crm", " ", "{}", 1, 1, 1, 0, 0, "snappy", 1))
+      assertThatThrownBy(() -> new Source("crm", " ", "{}", 1, 1, 1, 0, 0, "snappy", 1, true))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("Source.collection must not be blank, was ' '");
     }
