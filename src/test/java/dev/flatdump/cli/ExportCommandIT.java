@@ -131,6 +131,9 @@ class ExportCommandIT {
               Path.of(System.getProperty("flatdump.basedir", "."), "schemas", "organizations.fbs"));
       assertThat(m.schema().sha256()).isEqualTo(Checksums.sha256(dir.resolve("organizations.fbs")));
       assertThat(out.resolve(".flatdump/staging")).doesNotExist();
+      CliRun check = CliRun.of("check", out.toString());
+      assertThat(check.exitCode()).as(check.toString()).isZero();
+      assertThat(check.out()).contains("checked " + dir + ": " + m.files().size() + " files");
     }
 
     @Test
