@@ -49,9 +49,9 @@ final class Lead {
         .append(Units.bytes(s.storageSize()))
         .append(" (")
         .append(s.blockCompressor())
+        .append(s.storageFlushed() ? "" : "; not flushed first, so it can lag the last checkpoint")
         .append("), indexes ")
         .append(Units.bytes(s.totalIndexSize()))
-        .append(s.storageFlushed() ? "" : " (not flushed: can lag the last checkpoint)")
         .append('\n');
     for (String line : formats(report)) {
       out.append("  ").append(line).append('\n');
