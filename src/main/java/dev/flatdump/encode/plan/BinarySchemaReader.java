@@ -1,0 +1,254 @@
+package dev.flatdump.encode.plan;
+
+import dev.flatdump.encode.plan.bfbs.Enum;
+import dev.flatdump.encode.plan.bfbs.EnumVal;
+import dev.flatdump.encode.plan.bfbs.Field;
+import dev.flatdump.encode.plan.bfbs.KeyValue;
+import dev.flatdump.encode.plan.bfbs.Object;
+import dev.flatdump.encode.plan.bfbs.Schema;
+import dev.flatdump.encode.plan.bfbs.Type;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads a binary schema into a {@link SchemaPlan}: from the root table, every table, struct and
+ * enum it reaches, re-indexed in the order they are reached (a binary schema sorts objects and
+ * fields by name). Refuses, naming the field, what BSON cannot be mapped onto.
+ */
+final class BinarySchemaReader {
+
+  /** The attribute that names a field's BSON field, declared {@code attribute "bson";}. */
+  static final String BSON_ATTRIBUTE = "bson";
+
+  private static final byte BASE_UTYPE = 1;
+  private static final byte BASE_UNION = 16;
+  private static final byte BASE_ARRAY = 17;
+
+  private final Schema schema;
+  private final String source;
+  private final Map<Integer, Integer> tableIndex = new HashMap<>();
+  private final List<Integer> tableOrder = new ArrayList<>();
+  private final Map<Integer, Integer> enumIndex = new HashMap<>();
+  private final List<Integer> enumOrder = new ArrayList<>();
+
+  BinarySchemaReader(ByteBuffer bfbs, String source) {
+    this.source = source;
+    ByteBuffer bb = bfbs.duplicate();
+    if (bb.remaining() < 8 || !Schema.SchemaBufferHasIdentifier(bb)) {
+      throw new SchemaException(
+          source + " is not a binary FlatBuffers schema (no BFBS identifier)");
+    }
+    this.schema = Schema.getRootAsSchema(bb);
+  }
+
+  SchemaPlan plan() {
+    Object root = schema.rootTable();
+    if (root == null) {
+      throw new SchemaException(source + ": the schema declares no root_type");
+    }
+    int rootObject = objectIndex(root.name());
+    if (root.isStruct()) {
+      throw new SchemaException(source + ": the root type " + root.name() + " is a struct");
+    }
+    List<Field> vectorsOfTables = new ArrayList<>();
+    for (int i = 0; i < root.fieldsLength(); i++) {
+      Field f = root.fields(i);
+      Type t = f.type();
+      if (!f.deprecated()
+          && t.baseType() == 14
+          && t.element() == 15
+          && !schema.objects(t.index()).isStruct()) {
+        vectorsOfTables.add(f);
+      }
+    }
+    if (vectorsOfTables.size() != 1) {
+      List<String> names = vectorsOfTables.stream().map(Field::name).toList();
+      throw new SchemaException(
+          source
+              + ": the root table "
+              + root.name()
+              + " must have exactly one vector of tables, whose elements are the records; it has "
+              + (names.isEmpty() ? "none" : names.size() + " (" + String.join(", ", names) + ")"));
+    }
+    int recordObject = vectorsOfTables.get(0).type().index();
+    reach(rootObject);
+    List<TablePlan> tables = new ArrayList<>();
+    for (int i = 0; i < tableOrder.size(); i++) {
+      tables.add(table(schema.objects(tableOrder.get(i))));
+    }
+    List<EnumPlan> enums = new ArrayList<>();
+    for (int e : enumOrder) {
+      enums.add(enumPlan(schema.enums(e)));
+    }
+    int rootIndex = tableIndex.get(rootObject);
+    FieldPlan records = tables.get(rootIndex).fields().get(vectorsOfTables.get(0).id());
+    String ident = schema.fileIdent();
+    return new SchemaPlan(
+        source,
+        ident == null || ident.isEmpty() ? null : ident,
+        rootIndex,
+        records,
+        tableIndex.get(recordObject),
+        tables,
+        enums);
+  }
+
+  /** Numbers every object and enum reachable from {@code start}, breadth first, refusing unions. */
+  private void reach(int start) {
+    Deque<Integer> todo = new ArrayDeque<>();
+    number(start, todo);
+    while (!todo.isEmpty()) {
+      Object o = schema.objects(todo.poll());
+      for (int i = 0; i < o.fieldsLength(); i++) {
+        Field f = o.fields(i);
+        Type t = f.type();
+        refuseUnmappable(o, f, t);
+        boolean objectType = t.baseType() == 15 || (t.baseType() == 14 && t.element() == 15);
+        if (objectType) {
+          number(t.index(), todo);
+        } else if (t.index() >= 0) {
+          enumIndex.computeIfAbsent(
+              t.index(),
+              e -> {
+                enumOrder.add(e);
+                return enumOrder.size() - 1;
+              });
+        }
+      }
+    }
+  }
+
+  private void number(int object, Deque<Integer> todo) {
+    if (!tableIndex.containsKey(object)) {
+      tableIndex.put(object, tableOrder.size());
+      tableOrder.add(object);
+      todo.add(object);
+    }
+  }
+
+  private void refuseUnmappable(Object o, Field f, Type t) {
+    String path = o.name() + "." + f.name();
+    byte base = t.baseType();
+    byte element = t.element();
+    if (base == BASE_UNION
+        || base == BASE_UTYPE
+        || element == BASE_UNION
+        || element == BASE_UTYPE) {
+      throw new SchemaException(
+          source + ": " + path + " is a union, which flatdump cannot map BSON onto");
+    }
+    if (base == BASE_ARRAY) {
+      throw new SchemaException(
+          source + ": " + path + " is a fixed-length array, which flatdump cannot map BSON onto");
+    }
+    for (String unsupported : List.of("nested_flatbuffer", "flexbuffer")) {
+      if (f.attributesByKey(unsupported) != null) {
+        throw new SchemaException(
+            source
+                + ": "
+                + path
+                + " has ("
+                + unsupported
+                + "), which flatdump cannot map BSON onto");
+      }
+    }
+  }
+
+  private TablePlan table(Object o) {
+    FieldPlan[] byId = new FieldPlan[o.fieldsLength()];
+    Map<String, String> bsonNames = new LinkedHashMap<>();
+    for (int i = 0; i < o.fieldsLength(); i++) {
+      FieldPlan p = field(o, o.fields(i));
+      if (p.id() < 0 || p.id() >= byId.length || byId[p.id()] != null) {
+        throw new SchemaException(source + ": " + o.name() + " has field ids that do not count up");
+      }
+      byId[p.id()] = p;
+      if (!p.deprecated()) {
+        String clash = bsonNames.put(p.bsonName(), p.name());
+        if (clash != null) {
+          throw new SchemaException(
+              source
+                  + ": "
+                  + o.name()
+                  + "."
+                  + clash
+                  + " and "
+                  + o.name()
+                  + "."
+                  + p.name()
+                  + " both read the BSON field '"
+                  + p.bsonName()
+                  + "'");
+        }
+      }
+    }
+    List<FieldPlan> fields = List.of(byId);
+    return new TablePlan(
+        o.name(),
+        o.isStruct(),
+        o.isStruct() ? o.bytesize() : 0,
+        o.isStruct() ? o.minalign() : 1,
+        fields,
+        new FieldLookup(fields));
+  }
+
+  private FieldPlan field(Object o, Field f) {
+    Type t = f.type();
+    boolean vector = t.baseType() == 14;
+    byte valueType = vector ? t.element() : t.baseType();
+    boolean struct = valueType == 15 && schema.objects(t.index()).isStruct();
+    FieldKind kind = FieldKind.of(t.baseType(), struct);
+    FieldKind element = vector ? FieldKind.of(t.element(), struct) : null;
+    boolean objectType = valueType == 15;
+    KeyValue bson = f.attributesByKey(BSON_ATTRIBUTE);
+    String bsonName = f.name();
+    if (bson != null) {
+      if (bson.value() == null || bson.value().isEmpty()) {
+        throw new SchemaException(
+            source + ": " + o.name() + "." + f.name() + " has an empty (bson) name");
+      }
+      bsonName = bson.value();
+    }
+    return new FieldPlan(
+        f.name(),
+        bsonName,
+        f.id(),
+        f.offset(),
+        kind,
+        element,
+        objectType ? tableIndex.get(t.index()) : -1,
+        !objectType && t.index() >= 0 ? enumIndex.get(t.index()) : -1,
+        f.required(),
+        f.optional(),
+        f.deprecated(),
+        f.defaultInteger(),
+        f.defaultReal());
+  }
+
+  private EnumPlan enumPlan(Enum e) {
+    Map<String, Long> byName = new LinkedHashMap<>();
+    List<Long> values = new ArrayList<>();
+    for (int i = 0; i < e.valuesLength(); i++) {
+      EnumVal v = e.values(i);
+      byName.put(v.name(), v.value());
+      values.add(v.value());
+    }
+    return new EnumPlan(
+        e.name(), FieldKind.of(e.underlyingType().baseType(), false), byName, values);
+  }
+
+  private int objectIndex(String name) {
+    for (int i = 0; i < schema.objectsLength(); i++) {
+      if (schema.objects(i).name().equals(name)) {
+        return i;
+      }
+    }
+    throw new SchemaException(source + ": the root type " + name + " is not among its objects");
+  }
+}

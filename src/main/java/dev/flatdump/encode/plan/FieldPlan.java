@@ -1,0 +1,52 @@
+package dev.flatdump.encode.plan;
+
+import java.util.Objects;
+
+/**
+ * One field of a table or struct, as the engine writes it.
+ *
+ * @param name the field's name in the schema
+ * @param bsonName the name of the BSON field it is read from: its {@code bson} attribute, else its
+ *     name
+ * @param id the field's id (its position in the vtable)
+ * @param slot for a table's field, its vtable offset ({@code 4 + 2 * id}); for a struct's field,
+ *     its byte offset in the struct
+ * @param kind what it holds
+ * @param element for a {@link FieldKind#VECTOR}, its elements' kind; null otherwise
+ * @param typeIndex for a struct or table, or a vector of them: the index of its {@link TablePlan}
+ *     in {@link SchemaPlan#tables()}; -1 otherwise
+ * @param enumIndex for an enum, or a vector of one: the index of its {@link EnumPlan} in {@link
+ *     SchemaPlan#enums()}; -1 otherwise
+ * @param required whether the schema says {@code (required)}: a missing value rejects the document
+ * @param optional whether it is an optional scalar ({@code = null}): absent unless given, never its
+ *     default
+ * @param deprecated whether the schema says {@code (deprecated)}: never written, its BSON field is
+ *     skipped as unknown
+ * @param defaultInteger an integer, bool or enum scalar's default
+ * @param defaultReal a float or double scalar's default
+ */
+public record FieldPlan(
+    String name,
+    String bsonName,
+    int id,
+    int slot,
+    FieldKind kind,
+    FieldKind element,
+    int typeIndex,
+    int enumIndex,
+    boolean required,
+    boolean optional,
+    boolean deprecated,
+    long defaultInteger,
+    double defaultReal) {
+
+  public FieldPlan {
+    Objects.requireNonNull(name, "FieldPlan.name");
+    Objects.requireNonNull(bsonName, "FieldPlan.bsonName");
+    Objects.requireNonNull(kind, "FieldPlan.kind");
+    if ((kind == FieldKind.VECTOR) != (element != null)) {
+      throw new IllegalArgumentException(
+          "FieldPlan " + name + ": element is for vectors only, got " + kind + " of " + element);
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package dev.flatdump.encode.plan;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A user's FlatBuffers schema, compiled once into what the engine needs: every table and struct
+ * reachable from the records, by index, with their fields by id and by BSON name, and the enums.
+ * The records are the elements of the root table's one vector-of-tables field: each document
+ * becomes one element. Immutable and thread-safe.
+ *
+ * @param source where the schema came from, for messages
+ * @param fileIdentifier the schema's {@code file_identifier}, or null
+ * @param rootIndex the root table's index in {@link #tables()}
+ * @param records the root table's field that holds the records
+ * @param recordIndex the record table's index in {@link #tables()}
+ * @param tables every table and struct the root reaches
+ * @param enums every enum those use
+ */
+public record SchemaPlan(
+    String source,
+    String fileIdentifier,
+    int rootIndex,
+    FieldPlan records,
+    int recordIndex,
+    List<TablePlan> tables,
+    List<EnumPlan> enums) {
+
+  public SchemaPlan {
+    Objects.requireNonNull(source, "SchemaPlan.source");
+    Objects.requireNonNull(records, "SchemaPlan.records");
+    tables = List.copyOf(tables);
+    enums = List.copyOf(enums);
+  }
+
+  /**
+   * Loads a schema: a {@code .fbs} is compiled with flatc ({@link FlatcRunner}), a {@code .bfbs} is
+   * read as it is.
+   *
+   * @throws SchemaException when the file cannot be read or compiled, or holds what flatdump cannot
+   *     map; the message says why and names the field
+   */
+  public static SchemaPlan load(Path file) {
+    String name = file.getFileName().toString();
+    byte[] bfbs;
+    if (name.endsWith(".bfbs")) {
+      try {
+        bfbs = Files.readAllBytes(file);
+      } catch (IOException e) {
+        throw new SchemaException("cannot read schema " + file + ": " + e.getMessage(), e);
+      }
+    } else if (name.endsWith(".fbs")) {
+      bfbs = FlatcRunner.compile(file);
+    } else {
+      throw new SchemaException(
+          "schema " + file + ": expected a FlatBuffers schema (.fbs) or a binary schema (.bfbs)");
+    }
+    return fromBinary(ByteBuffer.wrap(bfbs), file.toString());
+  }
+
+  /**
+   * Compiles a binary schema ({@code flatc -b --schema}).
+   *
+   * @param source names the schema in messages
+   */
+  public static SchemaPlan fromBinary(ByteBuffer bfbs, String source) {
+    return new BinarySchemaReader(bfbs, source).plan();
+  }
+
+  /** The root table. */
+  public TablePlan root() {
+    return tables.get(rootIndex);
+  }
+
+  /** The table each record is built as. */
+  public TablePlan record() {
+    return tables.get(recordIndex);
+  }
+}

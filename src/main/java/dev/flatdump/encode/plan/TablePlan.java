@@ -1,0 +1,45 @@
+package dev.flatdump.encode.plan;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A table or struct of the schema, as the engine builds it.
+ *
+ * @param name its fully qualified name in the schema, e.g. {@code shop.Organization}
+ * @param struct whether it is a struct (written inline, every field present) rather than a table
+ * @param byteSize a struct's size in bytes; 0 for a table
+ * @param minAlign a struct's alignment; 1 for a table
+ * @param fields its fields, by id (a binary schema lists them by name)
+ * @param lookup its fields by BSON name
+ */
+public record TablePlan(
+    String name,
+    boolean struct,
+    int byteSize,
+    int minAlign,
+    List<FieldPlan> fields,
+    FieldLookup lookup) {
+
+  public TablePlan {
+    Objects.requireNonNull(name, "TablePlan.name");
+    fields = List.copyOf(fields);
+    Objects.requireNonNull(lookup, "TablePlan.lookup");
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).id() != i) {
+        throw new IllegalArgumentException(
+            "TablePlan "
+                + name
+                + ": fields must be by id, got id "
+                + fields.get(i).id()
+                + " at "
+                + i);
+      }
+    }
+  }
+
+  /** {@code Table.field}, as messages name a field. */
+  public String path(FieldPlan field) {
+    return name + "." + field.name();
+  }
+}
