@@ -85,8 +85,13 @@ public final class FlatcRunner {
     }
   }
 
-  /** The flatc to run; see the class comment. */
-  static Path flatc() {
+  /**
+   * The flatc to run (see the class comment), installed from the jar if that is where it comes
+   * from.
+   *
+   * @throws SchemaException when none can run here
+   */
+  public static Path flatc() {
     String given = System.getProperty("flatdump.flatc");
     if (given == null || given.isBlank()) {
       given = System.getenv("FLATDUMP_FLATC");

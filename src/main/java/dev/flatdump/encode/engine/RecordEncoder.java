@@ -1,0 +1,309 @@
+package dev.flatdump.encode.engine;
+
+import com.google.flatbuffers.FlatBufferBuilder;
+import dev.flatdump.encode.plan.EnumPlan;
+import dev.flatdump.encode.plan.FieldKind;
+import dev.flatdump.encode.plan.FieldPlan;
+import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.encode.plan.TablePlan;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Builds one BSON document into the schema's record table, walking its bytes once with the plan:
+ * every string, table and vector is written before the table that holds it (postorder), and the
+ * table last. A document that does not fit throws a {@link RejectedRecord} with the field's path;
+ * what was written for it before that stays in the buffer, unreferenced (or shared later by an
+ * equal object).
+ *
+ * <p>Unknown BSON fields are skipped and counted by path ({@link #unknownFields()}); with {@code
+ * strict} they reject the document. The record's {@code _id} is neither, unless the record table
+ * has a field for it. One encoder per builder; not thread-safe.
+ */
+public final class RecordEncoder {
+
+  /** MongoDB's own nesting limit: deeper documents cannot come from a server. */
+  static final int MAX_DEPTH = 100;
+
+  private static final byte[] ID = "_id".getBytes(StandardCharsets.US_ASCII);
+
+  private final SchemaPlan plan;
+  private final boolean strict;
+  private final int[][] writeOrder;
+  private final long[][] defaults;
+  private final EncodePath path = new EncodePath();
+  private final Map<String, Long> unknown = new TreeMap<>();
+  private Scratch[] scratch = new Scratch[0];
+  private FlatBufferBuilder builder;
+
+  public RecordEncoder(SchemaPlan plan, boolean strict) {
+    this.plan = plan;
+    this.strict = strict;
+    List<TablePlan> tables = plan.tables();
+    writeOrder = new int[tables.size()][];
+    defaults = new long[tables.size()][];
+    for (int i = 0; i < tables.size(); i++) {
+      writeOrder[i] = TableLayout.writeOrder(tables.get(i), tables);
+      defaults[i] = TableLayout.defaultBits(tables.get(i));
+    }
+  }
+
+  /**
+   * Builds the document {@code doc[offset, offset + length)} into {@code builder}.
+   *
+   * @return the record table's offset
+   * @throws RejectedRecord when the document does not fit the schema
+   */
+  public int encode(FlatBufferBuilder builder, byte[] doc, int offset, int length) {
+    this.builder = builder;
+    path.reset();
+    int end = Bson.documentEnd(doc, offset, offset + length, path);
+    return table(plan.recordIndex(), doc, offset, end, 0);
+  }
+
+  /** Unknown BSON fields seen so far, by path, with how many documents had each. */
+  public Map<String, Long> unknownFields() {
+    return Collections.unmodifiableMap(unknown);
+  }
+
+  private Scratch scratch(int depth) {
+    if (depth >= MAX_DEPTH) {
+      throw path.reject("nested deeper than " + MAX_DEPTH + " levels");
+    }
+    if (depth >= scratch.length) {
+      scratch = Arrays.copyOf(scratch, Math.max(depth + 1, scratch.length * 2));
+    }
+    if (scratch[depth] == null) {
+      scratch[depth] = new Scratch();
+    }
+    return scratch[depth];
+  }
+
+  /** The table of plan {@code index} from the document {@code [start, end)}; its offset. */
+  private int table(int index, byte[] b, int start, int end, int depth) {
+    TablePlan t = plan.tables().get(index);
+    Scratch s = scratch(depth);
+    s.reset(t.fields().size());
+    int last = end - 1; // the document's closing NUL
+    int p = start + 4;
+    while (p < last) {
+      byte type = b[p];
+      int name = p + 1;
+      int nameEnd = Bson.cstringEnd(b, name, last, path);
+      int value = nameEnd + 1;
+      int fi = t.lookup().find(b, name, nameEnd - name);
+      if (fi < 0) {
+        unknownField(b, name, nameEnd, depth);
+        p = Bson.skip(b, type, value, last, path);
+        continue;
+      }
+      FieldPlan f = t.fields().get(fi);
+      path.push(f.name());
+      if (s.present[fi]) {
+        throw path.reject("the field appears twice in the document");
+      }
+      p = field(f, fi, s, type, b, value, last, depth);
+      path.pop();
+    }
+    if (p != last) {
+      throw path.reject("malformed BSON: a value runs past its document");
+    }
+    for (int i = 0; i < t.fields().size(); i++) {
+      FieldPlan f = t.fields().get(i);
+      if (f.required() && !s.present[i]) {
+        throw new RejectedRecord(path.with(f.name()), "required, and missing or null");
+      }
+    }
+    return build(index, t, s);
+  }
+
+  private void unknownField(byte[] b, int name, int nameEnd, int depth) {
+    if (depth == 0 && nameEnd - name == 3 && Arrays.equals(b, name, nameEnd, ID, 0, 3)) {
+      return;
+    }
+    String at = path.with(new String(b, name, nameEnd - name, StandardCharsets.UTF_8));
+    if (strict) {
+      throw new RejectedRecord(at, "not a field of the schema (--strict)");
+    }
+    unknown.merge(at, 1L, Long::sum);
+  }
+
+  /** Reads one field's value into the scratch; returns the position after it. */
+  private int field(
+      FieldPlan f, int fi, Scratch s, byte type, byte[] b, int p, int end, int depth) {
+    if (type == Bson.NULL) {
+      return p; // absent: its default, or a reject if it is required
+    }
+    FieldKind kind = f.kind();
+    if (kind.isScalar()) {
+      s.bits[fi] = Scalars.convert(kind, enumOf(f), type, b, p, end, path);
+      s.present[fi] = true;
+      return Bson.skip(b, type, p, end, path);
+    }
+    int after = Bson.skip(b, type, p, end, path);
+    switch (kind) {
+      case STRING -> s.offsets[fi] = string(type, b, p, end);
+      case TABLE -> {
+        requireDocument(type, "table");
+        s.offsets[fi] = table(f.typeIndex(), b, p, after, depth + 1);
+      }
+      case STRUCT -> {
+        requireDocument(type, "struct");
+        s.structs[fi] = struct(f.typeIndex(), b, p, after);
+      }
+      case VECTOR -> s.offsets[fi] = vector(f, type, b, p, after, depth);
+      default -> throw new IllegalStateException("kind " + kind);
+    }
+    s.present[fi] = true;
+    return after;
+  }
+
+  private EnumPlan enumOf(FieldPlan f) {
+    return f.enumIndex() < 0 ? null : plan.enums().get(f.enumIndex());
+  }
+
+  private void requireDocument(byte type, String what) {
+    if (type != Bson.DOCUMENT) {
+      throw Scalars.mismatch("a document (" + what + ")", type, path);
+    }
+  }
+
+  private int string(byte type, byte[] b, int p, int end) {
+    if (type == Bson.STRING) {
+      int after = Strings.checkedString(b, p, end, path);
+      return builder.createString(ByteBuffer.wrap(b, p + 4, after - p - 5));
+    }
+    return builder.createString(Strings.converted(type, b, p, end, path));
+  }
+
+  /** A struct's bytes as they lie in a table or vector; every field must be given. */
+  private byte[] struct(int index, byte[] b, int start, int end) {
+    TablePlan st = plan.tables().get(index);
+    byte[] out = new byte[st.byteSize()];
+    fillStruct(st, out, 0, b, start, end);
+    return out;
+  }
+
+  private void fillStruct(TablePlan st, byte[] out, int base, byte[] b, int start, int end) {
+    boolean[] seen = new boolean[st.fields().size()];
+    int last = end - 1;
+    int p = start + 4;
+    while (p < last) {
+      byte type = b[p];
+      int name = p + 1;
+      int nameEnd = Bson.cstringEnd(b, name, last, path);
+      int value = nameEnd + 1;
+      int fi = st.lookup().find(b, name, nameEnd - name);
+      if (fi < 0) {
+        unknownField(b, name, nameEnd, -1);
+        p = Bson.skip(b, type, value, last, path);
+        continue;
+      }
+      FieldPlan f = st.fields().get(fi);
+      path.push(f.name());
+      if (seen[fi]) {
+        throw path.reject("the field appears twice in the document");
+      }
+      seen[fi] = true;
+      int after = Bson.skip(b, type, value, last, path);
+      if (f.kind() == FieldKind.STRUCT) {
+        requireDocument(type, "struct");
+        fillStruct(plan.tables().get(f.typeIndex()), out, base + f.slot(), b, value, after);
+      } else {
+        long bits = Scalars.convert(f.kind(), enumOf(f), type, b, value, last, path);
+        TableLayout.putLittleEndian(out, base + f.slot(), bits, f.kind().inlineSize());
+      }
+      path.pop();
+      p = after;
+    }
+    for (int i = 0; i < seen.length; i++) {
+      if (!seen[i]) {
+        throw new RejectedRecord(
+            path.with(st.fields().get(i).name()), "missing: a struct needs every field");
+      }
+    }
+  }
+
+  /** A vector from an array (or, for {@code [ubyte]}, from binary data or an ObjectId). */
+  private int vector(FieldPlan f, byte type, byte[] b, int p, int end, int depth) {
+    FieldKind element = f.element();
+    if (Strings.isByteSource(element, type)) {
+      int[] range = Strings.byteRange(type, b, p, end, path);
+      return builder.createByteVector(b, range[0], range[1] - range[0]);
+    }
+    if (type != Bson.ARRAY) {
+      throw Scalars.mismatch("an array", type, path);
+    }
+    Scratch s = scratch(depth);
+    int last = end - 1;
+    int q = p + 4;
+    int n = 0;
+    while (q < last) {
+      byte t = b[q];
+      q = Bson.cstringEnd(b, q + 1, last, path) + 1; // element names are "0", "1", ...
+      path.pushIndex(n);
+      if (t == Bson.NULL) {
+        throw path.reject("null in a vector");
+      }
+      int after = Bson.skip(b, t, q, last, path);
+      s.elementRoom(n);
+      switch (element) {
+        case STRING -> s.elementOffsets[n] = string(t, b, q, last);
+        case TABLE -> {
+          requireDocument(t, "table");
+          s.elementOffsets[n] = table(f.typeIndex(), b, q, after, depth + 1);
+        }
+        case STRUCT -> {
+          requireDocument(t, "struct");
+          s.elementStructs[n] = struct(f.typeIndex(), b, q, after);
+        }
+        default ->
+            s.elementBits[n] =
+                Scalars.convert(
+                    element,
+                    f.enumIndex() < 0 ? null : plan.enums().get(f.enumIndex()),
+                    t,
+                    b,
+                    q,
+                    last,
+                    path);
+      }
+      path.pop();
+      q = after;
+      n++;
+    }
+    return TableLayout.writeVector(builder, element, plan, f, s, n);
+  }
+
+  private int build(int index, TablePlan t, Scratch s) {
+    builder.startTable(t.fields().size());
+    long[] defaultBits = defaults[index];
+    for (int fi : writeOrder[index]) {
+      if (!s.present[fi]) {
+        continue;
+      }
+      FieldPlan f = t.fields().get(fi);
+      FieldKind kind = f.kind();
+      if (kind.isScalar()) {
+        if (!f.optional() && s.bits[fi] == defaultBits[fi]) {
+          continue; // the default: a reader gets it without it being written
+        }
+        TableLayout.addScalar(builder, kind, s.bits[fi]);
+        builder.slot(f.id());
+      } else if (kind == FieldKind.STRUCT) {
+        TablePlan st = plan.tables().get(f.typeIndex());
+        TableLayout.putStruct(builder, st, s.structs[fi]);
+        builder.addStruct(f.id(), builder.offset(), 0);
+      } else {
+        builder.addOffset(s.offsets[fi]);
+        builder.slot(f.id());
+      }
+    }
+    return builder.endTable();
+  }
+}

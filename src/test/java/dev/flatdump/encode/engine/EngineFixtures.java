@@ -1,0 +1,96 @@
+package dev.flatdump.encode.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.flatbuffers.FlatBufferBuilder;
+import dev.flatdump.encode.plan.FlatcRunner;
+import dev.flatdump.encode.plan.SchemaPlan;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.bson.BsonDocument;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.BsonDocumentCodec;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A schema written to a directory, documents encoded with it, and the buffer read back by flatc
+ * itself ({@code flatc --json}), so that the engine's output is checked by a reader it did not
+ * write.
+ */
+final class EngineFixtures {
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  final Path dir;
+  final Path fbs;
+  final SchemaPlan plan;
+
+  EngineFixtures(Path dir, String schema) throws IOException {
+    this.dir = dir;
+    this.fbs = dir.resolve("schema.fbs");
+    Files.writeString(fbs, schema);
+    this.plan = SchemaPlan.load(fbs);
+  }
+
+  static byte[] bson(BsonDocument doc) {
+    RawBsonDocument raw = new RawBsonDocument(doc, new BsonDocumentCodec());
+    ByteBuffer bb = raw.getByteBuffer().asNIO();
+    byte[] bytes = new byte[bb.remaining()];
+    bb.get(bytes);
+    return bytes;
+  }
+
+  static byte[] bson(String json) {
+    return bson(BsonDocument.parse(json));
+  }
+
+  /** Encodes the documents as the records of one finished buffer. */
+  ByteBuffer encode(RecordEncoder encoder, List<byte[]> docs) {
+    FlatBufferBuilder builder = new FlatBufferBuilder(1024);
+    int[] records = new int[docs.size()];
+    for (int i = 0; i < docs.size(); i++) {
+      byte[] d = docs.get(i);
+      records[i] = encoder.encode(builder, d, 0, d.length);
+    }
+    RecordsRoot.finish(builder, plan, records, records.length);
+    return builder.dataBuffer();
+  }
+
+  /** The records of {@code buffer} as flatc reads them: a JSON array, defaults left out. */
+  JsonNode flatcRecords(ByteBuffer buffer) throws IOException, InterruptedException {
+    Path bin = dir.resolve("data.bin");
+    ByteBuffer b = buffer.duplicate();
+    byte[] bytes = new byte[b.remaining()];
+    b.get(bytes);
+    Files.write(bin, bytes);
+    Path out = Files.createDirectories(dir.resolve("json"));
+    Process p =
+        new ProcessBuilder(
+                FlatcRunner.flatc().toString(),
+                "--json",
+                "--strict-json",
+                "--raw-binary",
+                "-o",
+                out.toString(),
+                fbs.toString(),
+                "--",
+                bin.toString())
+            .redirectErrorStream(true)
+            .start();
+    String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(said).isZero();
+    JsonNode root = JSON.readTree(Files.readString(out.resolve("data.json")));
+    return root.get(plan.records().name());
+  }
+
+  static JsonNode json(String text) {
+    return JSON.readTree(text);
+  }
+}
