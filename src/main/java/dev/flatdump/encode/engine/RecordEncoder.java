@@ -6,11 +6,9 @@ import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.encode.plan.TablePlan;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -33,24 +31,25 @@ public final class RecordEncoder {
   private static final byte[] ID = "_id".getBytes(StandardCharsets.US_ASCII);
 
   private final SchemaPlan plan;
+  private final TableWriter writer;
   private final boolean strict;
-  private final int[][] writeOrder;
-  private final long[][] defaults;
   private final EncodePath path = new EncodePath();
   private final Map<String, Long> unknown = new TreeMap<>();
   private Scratch[] scratch = new Scratch[0];
-  private FlatBufferBuilder builder;
 
+  /** An encoder that shares nothing. */
   public RecordEncoder(SchemaPlan plan, boolean strict) {
+    this(plan, new Sharing(plan, Sharing.Kinds.NONE), strict);
+  }
+
+  /**
+   * @param sharing what to share, and the shard's index of what was written; {@link
+   *     Sharing#clear()} it at each new shard
+   */
+  public RecordEncoder(SchemaPlan plan, Sharing sharing, boolean strict) {
     this.plan = plan;
+    this.writer = new TableWriter(plan, sharing);
     this.strict = strict;
-    List<TablePlan> tables = plan.tables();
-    writeOrder = new int[tables.size()][];
-    defaults = new long[tables.size()][];
-    for (int i = 0; i < tables.size(); i++) {
-      writeOrder[i] = TableLayout.writeOrder(tables.get(i), tables);
-      defaults[i] = TableLayout.defaultBits(tables.get(i));
-    }
   }
 
   /**
@@ -60,7 +59,7 @@ public final class RecordEncoder {
    * @throws RejectedRecord when the document does not fit the schema
    */
   public int encode(FlatBufferBuilder builder, byte[] doc, int offset, int length) {
-    this.builder = builder;
+    writer.use(builder);
     path.reset();
     int end = Bson.documentEnd(doc, offset, offset + length, path);
     return table(plan.recordIndex(), doc, offset, end, 0);
@@ -119,7 +118,7 @@ public final class RecordEncoder {
         throw new RejectedRecord(path.with(f.name()), "required, and missing or null");
       }
     }
-    return build(index, t, s);
+    return writer.table(index, s);
   }
 
   private void unknownField(byte[] b, int name, int nameEnd, int depth) {
@@ -176,9 +175,10 @@ public final class RecordEncoder {
   private int string(byte type, byte[] b, int p, int end) {
     if (type == Bson.STRING) {
       int after = Strings.checkedString(b, p, end, path);
-      return builder.createString(ByteBuffer.wrap(b, p + 4, after - p - 5));
+      return writer.string(b, p + 4, after - 1);
     }
-    return builder.createString(Strings.converted(type, b, p, end, path));
+    byte[] text = Strings.converted(type, b, p, end, path).getBytes(StandardCharsets.UTF_8);
+    return writer.string(text, 0, text.length);
   }
 
   /** A struct's bytes as they lie in a table or vector; every field must be given. */
@@ -234,7 +234,7 @@ public final class RecordEncoder {
     FieldKind element = f.element();
     if (Strings.isByteSource(element, type)) {
       int[] range = Strings.byteRange(type, b, p, end, path);
-      return builder.createByteVector(b, range[0], range[1] - range[0]);
+      return writer.bytes(b, range[0], range[1]);
     }
     if (type != Bson.ARRAY) {
       throw Scalars.mismatch("an array", type, path);
@@ -277,33 +277,6 @@ public final class RecordEncoder {
       q = after;
       n++;
     }
-    return TableLayout.writeVector(builder, element, plan, f, s, n);
-  }
-
-  private int build(int index, TablePlan t, Scratch s) {
-    builder.startTable(t.fields().size());
-    long[] defaultBits = defaults[index];
-    for (int fi : writeOrder[index]) {
-      if (!s.present[fi]) {
-        continue;
-      }
-      FieldPlan f = t.fields().get(fi);
-      FieldKind kind = f.kind();
-      if (kind.isScalar()) {
-        if (!f.optional() && s.bits[fi] == defaultBits[fi]) {
-          continue; // the default: a reader gets it without it being written
-        }
-        TableLayout.addScalar(builder, kind, s.bits[fi]);
-        builder.slot(f.id());
-      } else if (kind == FieldKind.STRUCT) {
-        TablePlan st = plan.tables().get(f.typeIndex());
-        TableLayout.putStruct(builder, st, s.structs[fi]);
-        builder.addStruct(f.id(), builder.offset(), 0);
-      } else {
-        builder.addOffset(s.offsets[fi]);
-        builder.slot(f.id());
-      }
-    }
-    return builder.endTable();
+    return writer.vector(f, s, n);
   }
 }

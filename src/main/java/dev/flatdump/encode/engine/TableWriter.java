@@ -1,0 +1,183 @@
+package dev.flatdump.encode.engine;
+
+import com.google.flatbuffers.FlatBufferBuilder;
+import dev.flatdump.encode.plan.FieldKind;
+import dev.flatdump.encode.plan.FieldPlan;
+import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.encode.plan.TablePlan;
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/**
+ * The building half of {@link RecordEncoder}: writes strings, vectors and tables into the builder
+ * from what the walk collected, each shared with an equal one already written when {@link Sharing}
+ * says so. One per encoder; not thread-safe.
+ */
+final class TableWriter {
+
+  private final SchemaPlan plan;
+  private final Sharing sharing;
+  private final int[][] writeOrder;
+  private final long[][] defaults;
+  private FlatBufferBuilder builder;
+
+  TableWriter(SchemaPlan plan, Sharing sharing) {
+    this.plan = plan;
+    this.sharing = sharing;
+    List<TablePlan> tables = plan.tables();
+    writeOrder = new int[tables.size()][];
+    defaults = new long[tables.size()][];
+    for (int i = 0; i < tables.size(); i++) {
+      writeOrder[i] = TableLayout.writeOrder(tables.get(i), tables);
+      defaults[i] = TableLayout.defaultBits(tables.get(i));
+    }
+  }
+
+  /** Writes into {@code builder} from now on. */
+  void use(FlatBufferBuilder builder) {
+    this.builder = builder;
+  }
+
+  /** The string of UTF-8 bytes {@code b[from, to)}: an equal one already written, or a new one. */
+  int string(byte[] b, int from, int to) {
+    if (!sharing.strings()) {
+      return builder.createString(ByteBuffer.wrap(b, from, to - from));
+    }
+    sharing.key().put(b, from, to);
+    int hit = sharing.findString();
+    if (hit != 0) {
+      return hit;
+    }
+    int before = builder.offset();
+    int offset = builder.createString(ByteBuffer.wrap(b, from, to - from));
+    sharing.keepString(offset, offset - before);
+    return offset;
+  }
+
+  /** A {@code [ubyte]} of {@code b[from, to)}: an equal one already written, or a new one. */
+  int bytes(byte[] b, int from, int to) {
+    if (sharing.vectors()) {
+      Sharing.ContentKey key = sharing.key();
+      key.putByte(FieldKind.UBYTE.ordinal());
+      key.putInt(to - from);
+      for (int i = from; i < to; i++) {
+        key.putLong(b[i] & 0xff);
+      }
+      int hit = sharing.findVector();
+      if (hit != 0) {
+        return hit;
+      }
+    }
+    int before = builder.offset();
+    int offset = builder.createByteVector(b, from, to - from);
+    if (sharing.vectors()) {
+      sharing.keepVector(offset, offset - before);
+    }
+    return offset;
+  }
+
+  /** The vector of field {@code f} from the {@code n} elements the scratch holds. */
+  int vector(FieldPlan f, Scratch s, int n) {
+    FieldKind element = f.element();
+    if (sharing.vectors()) {
+      vectorKey(element, s, n);
+      int hit = sharing.findVector();
+      if (hit != 0) {
+        return hit;
+      }
+    }
+    int before = builder.offset();
+    int offset = TableLayout.writeVector(builder, element, plan, f, s, n);
+    if (sharing.vectors()) {
+      sharing.keepVector(offset, offset - before);
+    }
+    return offset;
+  }
+
+  /** A vector's content: its element kind, length and elements, as a [ubyte] from binary has it. */
+  private void vectorKey(FieldKind element, Scratch s, int n) {
+    Sharing.ContentKey key = sharing.key();
+    key.putByte(element.ordinal());
+    key.putInt(n);
+    for (int i = 0; i < n; i++) {
+      switch (element) {
+        case STRING, TABLE -> key.putInt(s.elementOffsets[i]);
+        case STRUCT -> key.put(s.elementStructs[i], 0, s.elementStructs[i].length);
+        default -> key.putLong(s.elementBits[i]);
+      }
+    }
+  }
+
+  /** The table of plan {@code index} from the fields the scratch holds. */
+  int table(int index, Scratch s) {
+    TablePlan t = plan.tables().get(index);
+    boolean share = sharing.tables(index);
+    if (share) {
+      tableKey(index, t, s);
+      int hit = sharing.findTable(index);
+      if (hit != 0) {
+        return hit;
+      }
+    } else if (sharing.kinds().tables()) {
+      sharing.skippedTable(index);
+    }
+    int before = builder.offset();
+    int offset = write(index, t, s);
+    if (share) {
+      sharing.keepTable(index, offset, offset - before);
+    }
+    return offset;
+  }
+
+  /** Whether field {@code fi} is written: present, and not a default left out. */
+  private boolean written(int index, FieldPlan f, int fi, Scratch s) {
+    return s.present[fi]
+        && !f.deprecated()
+        && (!f.kind().isScalar() || f.optional() || s.bits[fi] != defaults[index][fi]);
+  }
+
+  /** A table's content: for each field by id, whether it is written, then its value. */
+  private void tableKey(int index, TablePlan t, Scratch s) {
+    Sharing.ContentKey key = sharing.key();
+    for (int fi = 0; fi < t.fields().size(); fi++) {
+      FieldPlan f = t.fields().get(fi);
+      if (!written(index, f, fi, s)) {
+        key.putByte(0);
+        continue;
+      }
+      key.putByte(1);
+      switch (f.kind()) {
+        case STRUCT -> key.put(s.structs[fi], 0, s.structs[fi].length);
+        case STRING, TABLE, VECTOR -> key.putInt(s.offsets[fi]);
+        default -> key.putLong(s.bits[fi]);
+      }
+    }
+  }
+
+  private int write(int index, TablePlan t, Scratch s) {
+    builder.startTable(t.fields().size());
+    long[] defaultBits = defaults[index];
+    for (int fi : writeOrder[index]) {
+      if (!s.present[fi]) {
+        continue;
+      }
+      FieldPlan f = t.fields().get(fi);
+      FieldKind kind = f.kind();
+      if (kind.isScalar()) {
+        if (!f.optional() && s.bits[fi] == defaultBits[fi]) {
+          continue; // the default: a reader gets it without it being written
+        }
+        TableLayout.addScalar(builder, kind, s.bits[fi]);
+        builder.slot(f.id());
+      } else if (kind == FieldKind.STRUCT) {
+        TablePlan st = plan.tables().get(f.typeIndex());
+        TableLayout.putStruct(builder, st, s.structs[fi]);
+        builder.addStruct(f.id(), builder.offset(), 0);
+      } else {
+        builder.addOffset(s.offsets[fi]);
+        builder.slot(f.id());
+      }
+    }
+    return builder.endTable();
+  }
+}

@@ -1,0 +1,172 @@
+package dev.flatdump.encode.engine;
+
+import static dev.flatdump.encode.engine.EngineFixtures.bson;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.flatbuffers.FlatBufferBuilder;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** De-dup at every level, checked on the bytes and read back by flatc. */
+class SharingTest {
+
+  private static final String SCHEMA =
+      """
+      table Attr { id: string; size: short; ratio: double; }
+      table R { name: string; tags: [string]; attrs: [Attr]; ints: [int]; }
+      table Root { rs: [R]; }
+      root_type Root;
+      """;
+
+  @TempDir Path dir;
+
+  private static Sharing.Count count(Sharing sharing, String kind) {
+    return sharing.counts().stream().filter(c -> c.kind().equals(kind)).findFirst().orElseThrow();
+  }
+
+  private static int occurrences(ByteBuffer buffer, String text) {
+    byte[] needle = text.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer b = buffer.duplicate();
+    byte[] hay = new byte[b.remaining()];
+    b.get(hay);
+    int n = 0;
+    for (int i = 0; i + needle.length <= hay.length; i++) {
+      if (java.util.Arrays.equals(hay, i, i + needle.length, needle, 0, needle.length)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static List<byte[]> docs(int n) {
+    List<byte[]> docs = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      docs.add(
+          bson(
+              "{\"name\": \"shared-name-"
+                  + (i % 2)
+                  + "\", \"tags\": [\"t1\", \"t2\"], \"ints\": [1, 2, 3],"
+                  + " \"attrs\": [{\"id\": \"a-long-attribute-id\", \"size\": 3, \"ratio\": 0.5},"
+                  + " {\"id\": \"b\", \"size\": "
+                  + i
+                  + "}]}"));
+    }
+    return docs;
+  }
+
+  @Test
+  void sharesEqualStringsTablesAndVectorsAndReadsTheSame() throws Exception {
+    EngineFixtures fx = new EngineFixtures(dir, SCHEMA);
+    Sharing sharing = new Sharing(fx.plan, Sharing.Kinds.ALL);
+    ByteBuffer shared = fx.encode(new RecordEncoder(fx.plan, sharing, false), docs(10));
+    var sharedJson = fx.flatcRecords(shared);
+    ByteBuffer plain = fx.encode(new RecordEncoder(fx.plan, false), docs(10));
+
+    assertThat(sharedJson).isEqualTo(fx.flatcRecords(plain));
+    assertThat(occurrences(shared, "a-long-attribute-id")).isEqualTo(1);
+    assertThat(occurrences(plain, "a-long-attribute-id")).isEqualTo(10);
+    assertThat(occurrences(shared, "shared-name-1")).isEqualTo(1);
+    assertThat(shared.remaining()).isLessThan(plain.remaining() / 2);
+    Sharing.Count attrs = count(sharing, "Attr");
+    assertThat(attrs.total()).isEqualTo(20);
+    assertThat(attrs.unique()).as("one equal attribute, ten distinct ones").isEqualTo(11);
+    assertThat(attrs.bytesSaved()).isPositive();
+    assertThat(count(sharing, "R")).isEqualTo(new Sharing.Count("R", 10, 10, 0));
+    Sharing.Count vectors = count(sharing, "vectors");
+    // tags and ints: the same in every document; attrs: differ by the second attribute's size
+    assertThat(vectors.total()).isEqualTo(30);
+    assertThat(vectors.unique()).isEqualTo(12);
+    assertThat(count(sharing, "strings").unique()).isEqualTo(6);
+  }
+
+  @Test
+  void eachKindCanBeOffAlone() throws Exception {
+    EngineFixtures fx = new EngineFixtures(dir, SCHEMA);
+    ByteBuffer stringsOnly =
+        fx.encode(
+            new RecordEncoder(fx.plan, new Sharing(fx.plan, Sharing.Kinds.parse("strings")), false),
+            docs(10));
+
+    assertThat(occurrences(stringsOnly, "a-long-attribute-id")).isEqualTo(1);
+    assertThat(fx.flatcRecords(stringsOnly))
+        .isEqualTo(fx.flatcRecords(fx.encode(new RecordEncoder(fx.plan, false), docs(10))));
+  }
+
+  @Nested
+  class ComparesExactly {
+
+    /** A document {@code {"ratio": <the double with these bits>}} inside one attribute. */
+    private byte[] withRatioBits(long bits) {
+      byte[] doc = bson("{\"attrs\": [{\"size\": 1, \"ratio\": 1.0}]}");
+      ByteBuffer bb = ByteBuffer.wrap(doc).order(ByteOrder.LITTLE_ENDIAN);
+      long one = Double.doubleToRawLongBits(1.0);
+      for (int i = 0; i + 8 <= doc.length; i++) {
+        if (bb.getLong(i) == one) {
+          bb.putLong(i, bits);
+          return doc;
+        }
+      }
+      throw new AssertionError("no 1.0 in the document");
+    }
+
+    @Test
+    void keepsZeroAndNegativeZeroAndNaNPayloadsApart() throws Exception {
+      EngineFixtures fx = new EngineFixtures(dir, SCHEMA);
+      Sharing sharing = new Sharing(fx.plan, Sharing.Kinds.ALL);
+      RecordEncoder encoder = new RecordEncoder(fx.plan, sharing, false);
+      FlatBufferBuilder builder = new FlatBufferBuilder(256);
+      long[] values = {
+        Double.doubleToRawLongBits(0.0),
+        Double.doubleToRawLongBits(-0.0),
+        0x7ff8000000000000L,
+        0x7ff8000000000001L,
+        0x7ff8000000000001L
+      };
+      for (long v : values) {
+        byte[] doc = withRatioBits(v);
+        encoder.encode(builder, doc, 0, doc.length);
+      }
+
+      Sharing.Count attrs = count(sharing, "Attr");
+      assertThat(attrs.total()).isEqualTo(5);
+      assertThat(attrs.unique()).as("only the last NaN is an equal one").isEqualTo(4);
+    }
+  }
+
+  @Test
+  void forgetsEverythingAtANewShard() throws Exception {
+    EngineFixtures fx = new EngineFixtures(dir, SCHEMA);
+    Sharing sharing = new Sharing(fx.plan, Sharing.Kinds.ALL);
+    RecordEncoder encoder = new RecordEncoder(fx.plan, sharing, false);
+    byte[] doc = bson("{\"name\": \"only-once-per-shard\"}");
+    FlatBufferBuilder first = new FlatBufferBuilder(64);
+    encoder.encode(first, doc, 0, doc.length);
+
+    sharing.clear();
+    FlatBufferBuilder second = new FlatBufferBuilder(64);
+    int record = encoder.encode(second, doc, 0, doc.length);
+    RecordsRoot.finish(second, fx.plan, new int[] {record}, 1);
+
+    assertThat(occurrences(second.dataBuffer(), "only-once-per-shard")).isEqualTo(1);
+    assertThat(fx.flatcRecords(second.dataBuffer()).get(0).get("name").asString())
+        .isEqualTo("only-once-per-shard");
+  }
+
+  @Test
+  void parsesTheKinds() {
+    assertThat(Sharing.Kinds.parse("strings,tables,vectors")).isEqualTo(Sharing.Kinds.ALL);
+    assertThat(Sharing.Kinds.parse("none")).isEqualTo(Sharing.Kinds.NONE);
+    assertThat(Sharing.Kinds.parse("tables")).isEqualTo(new Sharing.Kinds(false, true, false));
+    assertThatThrownBy(() -> Sharing.Kinds.parse("strings,attributes"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'attributes'");
+  }
+}
