@@ -1,11 +1,12 @@
 package dev.flatdump.encode.engine;
 
-import static dev.flatdump.encode.engine.EngineFixtures.bson;
-import static dev.flatdump.encode.engine.EngineFixtures.json;
+import static dev.flatdump.testing.SchemaFixtures.bson;
+import static dev.flatdump.testing.SchemaFixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.flatbuffers.FlatBufferBuilder;
+import dev.flatdump.testing.SchemaFixtures;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,15 +48,26 @@ class RecordEncoderTest {
 
   @TempDir Path dir;
 
+  /**
+   * The records as flatc reads them, after checking that flatdump's own reader ({@link
+   * dev.flatdump.artifact.RecordJson}) reads every one the same.
+   */
   private JsonNode roundTrip(String schema, String... docs) throws Exception {
-    EngineFixtures fx = new EngineFixtures(dir, schema);
+    SchemaFixtures fx = new SchemaFixtures(dir, schema);
     RecordEncoder encoder = new RecordEncoder(fx.plan, false);
-    return fx.flatcRecords(
-        fx.encode(encoder, java.util.Arrays.stream(docs).map(EngineFixtures::bson).toList()));
+    ByteBuffer buffer =
+        fx.encode(encoder, java.util.Arrays.stream(docs).map(SchemaFixtures::bson).toList());
+    JsonNode records = fx.flatcRecords(buffer);
+    var reader = new dev.flatdump.artifact.RecordJson(fx.plan);
+    assertThat(reader.count(buffer)).isEqualTo(records.size());
+    for (int i = 0; i < records.size(); i++) {
+      assertThat(json(reader.record(buffer, i))).as("record %d", i).isEqualTo(records.get(i));
+    }
+    return records;
   }
 
   private RejectedRecord reject(String schema, BsonDocument doc) throws Exception {
-    EngineFixtures fx = new EngineFixtures(dir, schema);
+    SchemaFixtures fx = new SchemaFixtures(dir, schema);
     RecordEncoder encoder = new RecordEncoder(fx.plan, false);
     byte[] b = bson(doc);
     try {
@@ -106,8 +118,8 @@ class RecordEncoderTest {
   @Test
   void writesTheSameBytesAsFlatcsGeneratedCodeForTheSameTable() throws Exception {
     // Attribute's generated createAttribute: percent, id, size, active, amount, quantity
-    EngineFixtures fx =
-        new EngineFixtures(
+    SchemaFixtures fx =
+        new SchemaFixtures(
             dir,
             """
             table Attribute { id: string; quantity: byte; amount: byte; size: short;
@@ -153,8 +165,8 @@ class RecordEncoderTest {
 
     @Test
     void bsonTypesWithNoFlatBuffersTwin() throws Exception {
-      EngineFixtures fx =
-          new EngineFixtures(
+      SchemaFixtures fx =
+          new SchemaFixtures(
               dir,
               """
               table R { oid: string; oidBytes: [ubyte]; when: long; ts: ulong; dec: string;
@@ -190,8 +202,8 @@ class RecordEncoderTest {
 
     @Test
     void keepsTheSignOfZeroAgainstAZeroDefault() throws Exception {
-      EngineFixtures fx =
-          new EngineFixtures(dir, "table R { d: double; } table Root { rs: [R]; } root_type Root;");
+      SchemaFixtures fx =
+          new SchemaFixtures(dir, "table R { d: double; } table Root { rs: [R]; } root_type Root;");
       byte[] doc = bson("{\"d\": -0.0}");
       FlatBufferBuilder builder = new FlatBufferBuilder(64);
       builder.finish(new RecordEncoder(fx.plan, false).encode(builder, doc, 0, doc.length));
@@ -305,7 +317,7 @@ class RecordEncoderTest {
       p += 3;
       doc[p] = 0;
       ByteBuffer.wrap(doc).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(0, doc.length);
-      EngineFixtures fx = new EngineFixtures(dir, EVERY_KIND);
+      SchemaFixtures fx = new SchemaFixtures(dir, EVERY_KIND);
 
       assertThatThrownBy(
               () ->
@@ -319,7 +331,7 @@ class RecordEncoderTest {
     void invalidUtf8() throws Exception {
       byte[] doc = bson("{\"s\": \"ab\"}");
       doc[doc.length - 3] = (byte) 0xC0; // 'b' becomes an overlong lead byte
-      EngineFixtures fx = new EngineFixtures(dir, EVERY_KIND);
+      SchemaFixtures fx = new SchemaFixtures(dir, EVERY_KIND);
 
       assertThatThrownBy(
               () ->
@@ -341,7 +353,7 @@ class RecordEncoderTest {
 
     @Test
     void areSkippedAndCountedByPathButTheIdIsNot() throws Exception {
-      EngineFixtures fx = new EngineFixtures(dir, EVERY_KIND);
+      SchemaFixtures fx = new SchemaFixtures(dir, EVERY_KIND);
       RecordEncoder encoder = new RecordEncoder(fx.plan, false);
       JsonNode records =
           fx.flatcRecords(
@@ -358,7 +370,7 @@ class RecordEncoderTest {
 
     @Test
     void rejectTheDocumentWhenStrict() throws Exception {
-      EngineFixtures fx = new EngineFixtures(dir, EVERY_KIND);
+      SchemaFixtures fx = new SchemaFixtures(dir, EVERY_KIND);
       byte[] doc = bson("{\"_id\": 1, \"child\": {\"more\": 1}}");
 
       assertThatThrownBy(

@@ -1,10 +1,11 @@
 package dev.flatdump.encode.engine;
 
-import static dev.flatdump.encode.engine.EngineFixtures.bson;
+import static dev.flatdump.testing.SchemaFixtures.bson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.flatbuffers.FlatBufferBuilder;
+import dev.flatdump.testing.SchemaFixtures;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -64,7 +65,7 @@ class SharingTest {
 
   @Test
   void sharesEqualStringsTablesAndVectorsAndReadsTheSame() throws Exception {
-    EngineFixtures fx = new EngineFixtures(dir, SCHEMA);
+    SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
     Sharing sharing = new Sharing(fx.plan, Sharing.Kinds.ALL);
     ByteBuffer shared = fx.encode(new RecordEncoder(fx.plan, sharing, false), docs(10));
     var sharedJson = fx.flatcRecords(shared);
@@ -89,7 +90,7 @@ class SharingTest {
 
   @Test
   void eachKindCanBeOffAlone() throws Exception {
-    EngineFixtures fx = new EngineFixtures(dir, SCHEMA);
+    SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
     ByteBuffer stringsOnly =
         fx.encode(
             new RecordEncoder(fx.plan, new Sharing(fx.plan, Sharing.Kinds.parse("strings")), false),
@@ -119,7 +120,7 @@ class SharingTest {
 
     @Test
     void keepsZeroAndNegativeZeroAndNaNPayloadsApart() throws Exception {
-      EngineFixtures fx = new EngineFixtures(dir, SCHEMA);
+      SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
       Sharing sharing = new Sharing(fx.plan, Sharing.Kinds.ALL);
       RecordEncoder encoder = new RecordEncoder(fx.plan, sharing, false);
       FlatBufferBuilder builder = new FlatBufferBuilder(256);
@@ -143,7 +144,7 @@ class SharingTest {
 
   @Test
   void forgetsEverythingAtANewShard() throws Exception {
-    EngineFixtures fx = new EngineFixtures(dir, SCHEMA);
+    SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
     Sharing sharing = new Sharing(fx.plan, Sharing.Kinds.ALL);
     RecordEncoder encoder = new RecordEncoder(fx.plan, sharing, false);
     byte[] doc = bson("{\"name\": \"only-once-per-shard\"}");

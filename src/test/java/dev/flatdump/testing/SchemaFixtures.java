@@ -1,8 +1,10 @@
-package dev.flatdump.encode.engine;
+package dev.flatdump.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.flatbuffers.FlatBufferBuilder;
+import dev.flatdump.encode.engine.RecordEncoder;
+import dev.flatdump.encode.engine.RecordsRoot;
 import dev.flatdump.encode.plan.FlatcRunner;
 import dev.flatdump.encode.plan.SchemaPlan;
 import java.io.IOException;
@@ -23,22 +25,22 @@ import tools.jackson.databind.json.JsonMapper;
  * itself ({@code flatc --json}), so that the engine's output is checked by a reader it did not
  * write.
  */
-final class EngineFixtures {
+public final class SchemaFixtures {
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
-  final Path dir;
-  final Path fbs;
-  final SchemaPlan plan;
+  public final Path dir;
+  public final Path fbs;
+  public final SchemaPlan plan;
 
-  EngineFixtures(Path dir, String schema) throws IOException {
+  public SchemaFixtures(Path dir, String schema) throws IOException {
     this.dir = dir;
     this.fbs = dir.resolve("schema.fbs");
     Files.writeString(fbs, schema);
     this.plan = SchemaPlan.load(fbs);
   }
 
-  static byte[] bson(BsonDocument doc) {
+  public static byte[] bson(BsonDocument doc) {
     RawBsonDocument raw = new RawBsonDocument(doc, new BsonDocumentCodec());
     ByteBuffer bb = raw.getByteBuffer().asNIO();
     byte[] bytes = new byte[bb.remaining()];
@@ -46,12 +48,12 @@ final class EngineFixtures {
     return bytes;
   }
 
-  static byte[] bson(String json) {
+  public static byte[] bson(String json) {
     return bson(BsonDocument.parse(json));
   }
 
   /** Encodes the documents as the records of one finished buffer. */
-  ByteBuffer encode(RecordEncoder encoder, List<byte[]> docs) {
+  public ByteBuffer encode(RecordEncoder encoder, List<byte[]> docs) {
     FlatBufferBuilder builder = new FlatBufferBuilder(1024);
     int[] records = new int[docs.size()];
     for (int i = 0; i < docs.size(); i++) {
@@ -63,7 +65,12 @@ final class EngineFixtures {
   }
 
   /** The records of {@code buffer} as flatc reads them: a JSON array, defaults left out. */
-  JsonNode flatcRecords(ByteBuffer buffer) throws IOException, InterruptedException {
+  public JsonNode flatcRecords(ByteBuffer buffer) throws IOException, InterruptedException {
+    return flatcRoot(buffer).get(plan.records().name());
+  }
+
+  /** The whole buffer as flatc reads it. */
+  public JsonNode flatcRoot(ByteBuffer buffer) throws IOException, InterruptedException {
     Path bin = dir.resolve("data.bin");
     ByteBuffer b = buffer.duplicate();
     byte[] bytes = new byte[b.remaining()];
@@ -75,7 +82,7 @@ final class EngineFixtures {
                 FlatcRunner.flatc().toString(),
                 "--json",
                 "--strict-json",
-                "--raw-binary",
+                plan.fileIdentifier() == null ? "--raw-binary" : "--strict-json",
                 "-o",
                 out.toString(),
                 fbs.toString(),
@@ -86,11 +93,10 @@ final class EngineFixtures {
     String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(said).isZero();
-    JsonNode root = JSON.readTree(Files.readString(out.resolve("data.json")));
-    return root.get(plan.records().name());
+    return JSON.readTree(Files.readString(out.resolve("data.json")));
   }
 
-  static JsonNode json(String text) {
+  public static JsonNode json(String text) {
     return JSON.readTree(text);
   }
 }

@@ -1,0 +1,218 @@
+package dev.flatdump.artifact;
+
+import dev.flatdump.encode.plan.EnumPlan;
+import dev.flatdump.encode.plan.FieldKind;
+import dev.flatdump.encode.plan.FieldPlan;
+import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.encode.plan.TablePlan;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads the records of a shard of any schema through its {@link SchemaPlan}, as JSON text: a table
+ * as an object of the fields its buffer holds, in id order; a struct with every field; an enum by
+ * its name when it declares the value; a {@code ulong} unsigned; a non-finite float as the string
+ * {@code "NaN"}, {@code "Infinity"} or {@code "-Infinity"}. The buffer must have passed a
+ * structural check: offsets are followed as they are. Stateless; thread-safe.
+ */
+public final class RecordJson {
+
+  private final SchemaPlan plan;
+
+  public RecordJson(SchemaPlan plan) {
+    this.plan = plan;
+  }
+
+  /** How many records the shard holds. */
+  public int count(ByteBuffer shard) {
+    ByteBuffer bb = le(shard);
+    int vector = recordsVector(bb);
+    return vector == 0 ? 0 : bb.getInt(vector);
+  }
+
+  /** Record {@code index} of the shard, as one line of JSON. */
+  public String record(ByteBuffer shard, int index) {
+    ByteBuffer bb = le(shard);
+    int vector = recordsVector(bb);
+    int n = vector == 0 ? 0 : bb.getInt(vector);
+    if (index < 0 || index >= n) {
+      throw new IndexOutOfBoundsException("record " + index + " of " + n);
+    }
+    int element = vector + 4 + 4 * index;
+    StringBuilder out = new StringBuilder();
+    table(bb, plan.record(), element + bb.getInt(element), out);
+    return out.toString();
+  }
+
+  private static ByteBuffer le(ByteBuffer shard) {
+    return shard.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** The records vector's position, or 0 when the root does not have it. */
+  private int recordsVector(ByteBuffer bb) {
+    int start = bb.position();
+    int root = start + bb.getInt(start);
+    int field = fieldPosition(bb, root, plan.records().slot());
+    return field == 0 ? 0 : field + bb.getInt(field);
+  }
+
+  /** Where the field of vtable offset {@code slot} lies in the table at {@code table}, or 0. */
+  private static int fieldPosition(ByteBuffer bb, int table, int slot) {
+    int vtable = table - bb.getInt(table);
+    int vtableSize = bb.getShort(vtable) & 0xffff;
+    if (slot >= vtableSize) {
+      return 0;
+    }
+    int offset = bb.getShort(vtable + slot) & 0xffff;
+    return offset == 0 ? 0 : table + offset;
+  }
+
+  private void table(ByteBuffer bb, TablePlan t, int table, StringBuilder out) {
+    out.append('{');
+    boolean first = true;
+    for (FieldPlan f : t.fields()) {
+      if (f.deprecated()) {
+        continue;
+      }
+      int p = fieldPosition(bb, table, f.slot());
+      if (p == 0) {
+        continue;
+      }
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      string(f.name(), out);
+      out.append(':');
+      value(bb, f, f.kind(), p, out);
+    }
+    out.append('}');
+  }
+
+  private void struct(ByteBuffer bb, TablePlan st, int at, StringBuilder out) {
+    out.append('{');
+    for (int i = 0; i < st.fields().size(); i++) {
+      FieldPlan f = st.fields().get(i);
+      if (i > 0) {
+        out.append(',');
+      }
+      string(f.name(), out);
+      out.append(':');
+      value(bb, f, f.kind(), at + f.slot(), out);
+    }
+    out.append('}');
+  }
+
+  /** The value of kind {@code kind} (the field's, or its vector's element's) at {@code p}. */
+  private void value(ByteBuffer bb, FieldPlan f, FieldKind kind, int p, StringBuilder out) {
+    switch (kind) {
+      case STRING -> {
+        int s = p + bb.getInt(p);
+        int length = bb.getInt(s);
+        byte[] bytes = new byte[length];
+        bb.get(s + 4, bytes);
+        string(new String(bytes, StandardCharsets.UTF_8), out);
+      }
+      case TABLE -> table(bb, plan.tables().get(f.typeIndex()), p + bb.getInt(p), out);
+      case STRUCT -> struct(bb, plan.tables().get(f.typeIndex()), p, out);
+      case VECTOR -> {
+        int v = p + bb.getInt(p);
+        int n = bb.getInt(v);
+        FieldKind element = f.element();
+        int size =
+            element == FieldKind.STRUCT
+                ? plan.tables().get(f.typeIndex()).byteSize()
+                : element.inlineSize();
+        out.append('[');
+        for (int i = 0; i < n; i++) {
+          if (i > 0) {
+            out.append(',');
+          }
+          value(bb, f, element, v + 4 + i * size, out);
+        }
+        out.append(']');
+      }
+      default -> scalar(bb, f, kind, p, out);
+    }
+  }
+
+  private void scalar(ByteBuffer bb, FieldPlan f, FieldKind kind, int p, StringBuilder out) {
+    long v =
+        switch (kind) {
+          case BOOL, UBYTE -> bb.get(p) & 0xffL;
+          case BYTE -> bb.get(p);
+          case SHORT -> bb.getShort(p);
+          case USHORT -> bb.getShort(p) & 0xffffL;
+          case INT -> bb.getInt(p);
+          case UINT -> bb.getInt(p) & 0xffff_ffffL;
+          case LONG, ULONG -> bb.getLong(p);
+          case FLOAT -> {
+            number(bb.getFloat(p), out);
+            yield 0;
+          }
+          case DOUBLE -> {
+            number(bb.getDouble(p), out);
+            yield 0;
+          }
+          default -> throw new IllegalStateException("not a scalar: " + kind);
+        };
+    if (kind == FieldKind.FLOAT || kind == FieldKind.DOUBLE) {
+      return;
+    }
+    if (kind == FieldKind.BOOL) {
+      out.append(v != 0);
+      return;
+    }
+    if (f.enumIndex() >= 0) {
+      EnumPlan e = plan.enums().get(f.enumIndex());
+      for (var entry : e.byName().entrySet()) {
+        if (entry.getValue() == v) {
+          string(entry.getKey(), out);
+          return;
+        }
+      }
+    }
+    out.append(kind == FieldKind.ULONG ? Long.toUnsignedString(v) : Long.toString(v));
+  }
+
+  private static void number(double d, StringBuilder out) {
+    if (Double.isNaN(d)) {
+      out.append("\"NaN\"");
+    } else if (Double.isInfinite(d)) {
+      out.append(d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+    } else {
+      out.append(d);
+    }
+  }
+
+  private static void number(float f, StringBuilder out) {
+    if (Float.isNaN(f) || Float.isInfinite(f)) {
+      number((double) f, out);
+    } else {
+      out.append(f);
+    }
+  }
+
+  private static void string(String s, StringBuilder out) {
+    out.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    out.append('"');
+  }
+}

@@ -1,0 +1,152 @@
+package dev.flatdump.artifact;
+
+import com.google.flatbuffers.FlatBufferBuilder;
+import dev.flatdump.FlatdumpException;
+import dev.flatdump.encode.engine.RecordEncoder;
+import dev.flatdump.encode.engine.RecordsRoot;
+import dev.flatdump.encode.engine.RejectedRecord;
+import dev.flatdump.encode.engine.Sharing;
+import dev.flatdump.encode.plan.SchemaPlan;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Streams BSON documents into FlatBuffers shards of any schema with the schema-driven engine: each
+ * document becomes one element of the root table's records vector, in the order given. A shard is
+ * finished (root table, file identifier, written atomically) once it would pass {@code
+ * shardSizeBytes}; what it shares lives and dies with it. A document that does not fit is not
+ * exported: {@link #add} returns its {@link RejectedRecord}, and whatever was written for it stays
+ * in the shard unreferenced (or shared by a later equal object).
+ *
+ * <p>Not thread-safe. Shard files are named {@code BASE-00000.fb}, {@code BASE-00001.fb}, ...
+ */
+public final class SchemaShardWriter {
+
+  /** What became of one document. */
+  public sealed interface Outcome {
+    /** Exported; {@code shardDone} when it completed a shard, which is now durable. */
+    record Exported(boolean shardDone) implements Outcome {}
+
+    /** Not exported, and why. */
+    record Rejected(RejectedRecord reason) implements Outcome {}
+  }
+
+  private static final Outcome SAME_SHARD = new Outcome.Exported(false);
+  private static final Outcome SHARD_DONE = new Outcome.Exported(true);
+
+  /** Bytes the root table and its vector header add to a shard, beyond 4 per record. */
+  private static final int ROOT_OVERHEAD = 64;
+
+  private final Path dir;
+  private final String baseName;
+  private final SchemaPlan plan;
+  private final Sharing sharing;
+  private final RecordEncoder encoder;
+  private final long shardSizeBytes;
+  private final List<ShardFile> shards;
+  private FlatBufferBuilder builder;
+  private int[] records = new int[1024];
+  private int count;
+
+  /**
+   * @param dir where shards are written
+   * @param baseName the shards' file name before {@code -00000.fb}
+   * @param kinds what to share within each shard
+   * @param strict whether a BSON field the schema does not name rejects its document
+   * @param shardSizeBytes finish a shard once it would pass this size, 1 KiB..1 GiB
+   * @param completed shards already written by an interrupted run
+   */
+  public SchemaShardWriter(
+      Path dir,
+      String baseName,
+      SchemaPlan plan,
+      Sharing.Kinds kinds,
+      boolean strict,
+      long shardSizeBytes,
+      List<ShardFile> completed) {
+    this.dir = Objects.requireNonNull(dir, "dir");
+    this.baseName = Objects.requireNonNull(baseName, "baseName");
+    this.plan = Objects.requireNonNull(plan, "plan");
+    if (shardSizeBytes < 1024 || shardSizeBytes > ShardWriter.MAX_SHARD_SIZE) {
+      throw new IllegalArgumentException(
+          "shard size must be 1024.."
+              + ShardWriter.MAX_SHARD_SIZE
+              + " bytes, got "
+              + shardSizeBytes);
+    }
+    this.shardSizeBytes = shardSizeBytes;
+    this.sharing = new Sharing(plan, kinds);
+    this.encoder = new RecordEncoder(plan, sharing, strict);
+    this.shards = new ArrayList<>(completed);
+  }
+
+  /** Adds the document {@code doc[offset, offset + length)}. */
+  public Outcome add(byte[] doc, int offset, int length) {
+    if (builder == null) {
+      builder = new FlatBufferBuilder((int) Math.min(shardSizeBytes, 1 << 20));
+      sharing.clear();
+      count = 0;
+    }
+    int record;
+    try {
+      record = encoder.encode(builder, doc, offset, length);
+    } catch (RejectedRecord e) {
+      return new Outcome.Rejected(e);
+    } catch (AssertionError e) {
+      // FlatBufferBuilder signals a buffer past 2 GiB with an AssertionError: never let it escape
+      throw new FlatdumpException("FlatBuffers refused the shard: " + e.getMessage(), e);
+    }
+    if (count == records.length) {
+      records = Arrays.copyOf(records, count * 2);
+    }
+    records[count++] = record;
+    if (builder.offset() + 4L * count + ROOT_OVERHEAD >= shardSizeBytes) {
+      finishShard();
+      return SHARD_DONE;
+    }
+    return SAME_SHARD;
+  }
+
+  /** Finishes the open shard; writes an empty one if there is no shard at all. */
+  public void finish() {
+    if (builder != null || shards.isEmpty()) {
+      if (builder == null) {
+        builder = new FlatBufferBuilder(1024);
+        count = 0;
+      }
+      finishShard();
+    }
+  }
+
+  private void finishShard() {
+    RecordsRoot.finish(builder, plan, records, count);
+    ByteBuffer data = builder.dataBuffer();
+    String name = String.format("%s-%05d%s", baseName, shards.size(), ShardWriter.EXTENSION);
+    Path file = dir.resolve(name);
+    AtomicFiles.write(file, data);
+    shards.add(
+        new ShardFile(
+            shards.size(), name, count, data.remaining(), Checksums.sha256(data.duplicate())));
+    builder = null;
+  }
+
+  /** The shards completed so far, in order. */
+  public List<ShardFile> shards() {
+    return List.copyOf(shards);
+  }
+
+  /** What was shared, per kind and table type, over every shard of this writer. */
+  public List<Sharing.Count> counts() {
+    return sharing.counts();
+  }
+
+  /** Unknown BSON fields, by path, with how many documents had each. */
+  public Map<String, Long> unknownFields() {
+    return encoder.unknownFields();
+  }
+}
