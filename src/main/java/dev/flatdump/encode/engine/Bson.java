@@ -111,22 +111,52 @@ final class Bson {
     return p + 4 + length;
   }
 
-  /** The position after the value of type {@code type} at {@code p}. */
+  /**
+   * The position after the value of type {@code type} at {@code p}, checked as the driver's decoder
+   * checks it: a document or array element by element, however deep, so that a document the driver
+   * cannot decode is rejected even where its damage lies in a field the schema skips.
+   */
   static int skip(byte[] b, byte type, int p, int end, EncodePath path) {
+    return skip(b, type, p, end, path, 0);
+  }
+
+  private static int skip(byte[] b, byte type, int p, int end, EncodePath path, int depth) {
     return switch (type) {
       case DOUBLE, DATE_TIME, INT64, TIMESTAMP -> need(p, 8, end, path);
       case INT32 -> need(p, 4, end, path);
-      case BOOLEAN -> need(p, 1, end, path);
+      case BOOLEAN -> {
+        need(p, 1, end, path);
+        if (b[p] != 0 && b[p] != 1) {
+          throw path.reject("malformed BSON: a bool holds " + b[p]);
+        }
+        yield p + 1;
+      }
       case OBJECT_ID -> need(p, 12, end, path);
       case DECIMAL128 -> need(p, 16, end, path);
       case NULL, UNDEFINED, MIN_KEY, MAX_KEY -> p;
       case STRING, JAVASCRIPT, SYMBOL -> stringEnd(b, p, end, path);
-      case DOCUMENT, ARRAY, JAVASCRIPT_WITH_SCOPE -> documentEnd(b, p, end, path);
+      case DOCUMENT, ARRAY -> elements(b, p, end, path, depth);
+      case JAVASCRIPT_WITH_SCOPE -> {
+        need(p, 4, end, path);
+        int total = int32(b, p);
+        if (total < 14 || total > end - p) {
+          throw path.reject(
+              "malformed BSON: a code with scope's size (" + total + ") does not fit");
+        }
+        int scope = stringEnd(b, p + 4, p + total, path);
+        if (elements(b, scope, p + total, path, depth) != p + total) {
+          throw path.reject("malformed BSON: a code with scope's size does not add up");
+        }
+        yield p + total;
+      }
       case BINARY -> {
         need(p, 5, end, path);
         int length = int32(b, p);
         if (length < 0 || length > end - p - 5) {
           throw path.reject("malformed BSON: a binary's length (" + length + ") does not fit");
+        }
+        if (b[p + 4] == 0x02 && (length < 4 || int32(b, p + 5) != length - 4)) {
+          throw path.reject("malformed BSON: an old binary's inner length does not add up");
         }
         yield p + 5 + length;
       }
@@ -134,6 +164,36 @@ final class Bson {
       case DB_POINTER -> need(stringEnd(b, p, end, path), 12, end, path);
       default -> throw path.reject("malformed BSON: " + typeName(type));
     };
+  }
+
+  /**
+   * The position after the value at {@code p}: for a document or an array only its size and closing
+   * NUL checked, for a caller that walks its elements itself; any other value as {@link #skip}
+   * checks it.
+   */
+  static int valueEnd(byte[] b, byte type, int p, int end, EncodePath path) {
+    return type == DOCUMENT || type == ARRAY
+        ? documentEnd(b, p, end, path)
+        : skip(b, type, p, end, path);
+  }
+
+  /** The end of the document at {@code p}, every element of it checked. */
+  private static int elements(byte[] b, int p, int end, EncodePath path, int depth) {
+    if (depth >= RecordEncoder.MAX_DEPTH) {
+      throw path.reject("nested deeper than " + RecordEncoder.MAX_DEPTH + " levels");
+    }
+    int docEnd = documentEnd(b, p, end, path);
+    int last = docEnd - 1;
+    int q = p + 4;
+    while (q < last) {
+      byte type = b[q];
+      int value = cstringEnd(b, q + 1, last, path) + 1;
+      q = skip(b, type, value, last, path, depth + 1);
+    }
+    if (q != last) {
+      throw path.reject("malformed BSON: a value runs past its document");
+    }
+    return docEnd;
   }
 
   /** {@code p + n}, when {@code n} bytes are there before {@code end}. */

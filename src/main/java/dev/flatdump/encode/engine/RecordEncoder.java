@@ -144,7 +144,7 @@ public final class RecordEncoder {
       s.present[fi] = true;
       return Bson.skip(b, type, p, end, path);
     }
-    int after = Bson.skip(b, type, p, end, path);
+    int after = Bson.valueEnd(b, type, p, end, path);
     switch (kind) {
       case STRING -> s.offsets[fi] = string(type, b, p, end);
       case TABLE -> {
@@ -210,7 +210,7 @@ public final class RecordEncoder {
         throw path.reject("the field appears twice in the document");
       }
       seen[fi] = true;
-      int after = Bson.skip(b, type, value, last, path);
+      int after = Bson.valueEnd(b, type, value, last, path);
       if (f.kind() == FieldKind.STRUCT) {
         requireDocument(type, "struct");
         fillStruct(plan.tables().get(f.typeIndex()), out, base + f.slot(), b, value, after);
@@ -250,7 +250,7 @@ public final class RecordEncoder {
       if (t == Bson.NULL) {
         throw path.reject("null in a vector");
       }
-      int after = Bson.skip(b, t, q, last, path);
+      int after = Bson.valueEnd(b, t, q, last, path);
       s.elementRoom(n);
       switch (element) {
         case STRING -> s.elementOffsets[n] = string(t, b, q, last);
