@@ -134,7 +134,7 @@ final class Bson {
       case OBJECT_ID -> need(p, 12, end, path);
       case DECIMAL128 -> need(p, 16, end, path);
       case NULL, UNDEFINED, MIN_KEY, MAX_KEY -> p;
-      case STRING, JAVASCRIPT, SYMBOL -> stringEnd(b, p, end, path);
+      case STRING, JAVASCRIPT, SYMBOL -> utf8StringEnd(b, p, end, path);
       case DOCUMENT, ARRAY -> elements(b, p, end, path, depth);
       case JAVASCRIPT_WITH_SCOPE -> {
         need(p, 4, end, path);
@@ -143,7 +143,7 @@ final class Bson {
           throw path.reject(
               "malformed BSON: a code with scope's size (" + total + ") does not fit");
         }
-        int scope = stringEnd(b, p + 4, p + total, path);
+        int scope = utf8StringEnd(b, p + 4, p + total, path);
         if (elements(b, scope, p + total, path, depth) != p + total) {
           throw path.reject("malformed BSON: a code with scope's size does not add up");
         }
@@ -161,7 +161,7 @@ final class Bson {
         yield p + 5 + length;
       }
       case REGEX -> cstringEnd(b, cstringEnd(b, p, end, path) + 1, end, path) + 1;
-      case DB_POINTER -> need(stringEnd(b, p, end, path), 12, end, path);
+      case DB_POINTER -> need(utf8StringEnd(b, p, end, path), 12, end, path);
       default -> throw path.reject("malformed BSON: " + typeName(type));
     };
   }
@@ -175,6 +175,15 @@ final class Bson {
     return type == DOCUMENT || type == ARRAY
         ? documentEnd(b, p, end, path)
         : skip(b, type, p, end, path);
+  }
+
+  /** {@link #stringEnd}, and the string must be valid UTF-8, as BSON says it is. */
+  static int utf8StringEnd(byte[] b, int p, int end, EncodePath path) {
+    int after = stringEnd(b, p, end, path);
+    if (!Utf8.valid(b, p + 4, after - 1)) {
+      throw path.reject("not valid UTF-8");
+    }
+    return after;
   }
 
   /** The end of the document at {@code p}, every element of it checked. */

@@ -62,6 +62,14 @@ public final class RecordEncoder {
     writer.use(builder);
     path.reset();
     int end = Bson.documentEnd(doc, offset, offset + length, path);
+    if (end != offset + length) {
+      throw path.reject(
+          "malformed BSON: the document says it has "
+              + (end - offset)
+              + " bytes, but "
+              + length
+              + " were given");
+    }
     return table(plan.recordIndex(), doc, offset, end, 0);
   }
 
