@@ -1,8 +1,13 @@
 package dev.flatdump.bench;
 
+import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.Org;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.encode.FlatBufferOrgsBuilder;
+import dev.flatdump.encode.engine.RecordEncoder;
+import dev.flatdump.encode.engine.RecordsRoot;
+import dev.flatdump.encode.engine.Sharing;
+import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.sample.OrgGenerator;
 import dev.flatdump.sample.Profile;
 import dev.flatdump.source.OrgCodec;
@@ -105,7 +110,10 @@ public final class CpuBenchmark {
             new Row("FlatBufferOrgsBuilder encode, all de-dup", docs -> encode(decoded)),
             new Row(
                 "decode + encode, one document at a time (the export's main thread)",
-                CpuBenchmark::decodeAndEncode));
+                CpuBenchmark::decodeAndEncode),
+            new Row(
+                "schema engine on organizations.fbs, all de-dup (not in the export yet)",
+                engineRow()));
     long[][] nanos = new long[rows.size()][settings.runs()];
     long[][] allocated = new long[rows.size()][settings.runs()];
     long[] checksums = new long[rows.size()];
@@ -207,6 +215,38 @@ public final class CpuBenchmark {
       builder.add(decoder.decode(document));
     }
     return finishedSize(builder);
+  }
+
+  /**
+   * The schema-driven engine on the same documents, from the schema bundled in the jar: its
+   * finished buffer's size, to set beside the hand-written engine's.
+   */
+  private static ToLongFunction<List<RawBsonDocument>> engineRow() {
+    SchemaPlan plan;
+    try (var in =
+        CpuBenchmark.class.getClassLoader().getResourceAsStream("schemas/organizations.fbs")) {
+      java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("flatdump-bench-");
+      java.nio.file.Path fbs = dir.resolve("organizations.fbs");
+      java.nio.file.Files.write(fbs, java.util.Objects.requireNonNull(in).readAllBytes());
+      plan = SchemaPlan.load(fbs);
+      java.nio.file.Files.delete(fbs);
+      java.nio.file.Files.delete(dir);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return documents -> {
+      var builder = new FlatBufferBuilder(32 << 20);
+      var encoder = new RecordEncoder(plan, new Sharing(plan, Sharing.Kinds.ALL), false);
+      int[] records = new int[documents.size()];
+      int n = 0;
+      for (RawBsonDocument document : documents) {
+        var bytes = document.getByteBuffer();
+        records[n++] =
+            encoder.encode(builder, bytes.array(), bytes.arrayOffset(), bytes.remaining());
+      }
+      RecordsRoot.finish(builder, plan, records, n);
+      return builder.dataBuffer().remaining();
+    };
   }
 
   private static FlatBufferOrgsBuilder newBuilder() {
