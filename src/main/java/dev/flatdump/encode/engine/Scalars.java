@@ -47,7 +47,6 @@ final class Scalars {
 
   private static long integer(
       FieldKind kind, byte type, byte[] b, int p, int end, EncodePath path) {
-    String name = name(kind);
     switch (type) {
       case Bson.INT32:
         Bson.need(p, 4, end, path);
@@ -60,33 +59,33 @@ final class Scalars {
           Bson.need(p, 8, end, path);
           double d = Double.longBitsToDouble(Bson.int64(b, p));
           if (Double.isNaN(d) || Double.isInfinite(d) || d != Math.rint(d)) {
-            throw path.reject(d + " is not an integer, as " + name + " needs");
+            throw path.reject(d + " is not an integer, as " + name(kind) + " needs");
           }
           if (kind == FieldKind.ULONG) {
             if (d < 0 || d >= TWO_64) {
-              throw path.reject(plain(d) + " out of range for " + name);
+              throw path.reject(plain(d) + " out of range for " + name(kind));
             }
             return new BigDecimal(d).toBigInteger().longValue(); // the unsigned bits
           }
           if (d < -TWO_63 || d >= TWO_63) {
-            throw path.reject(plain(d) + " out of range for " + name);
+            throw path.reject(plain(d) + " out of range for " + name(kind));
           }
           return inRange(kind, (long) d, path);
         }
       case Bson.DATE_TIME:
         if (kind != FieldKind.LONG) {
-          throw path.reject("a date maps to long (ms since the epoch), not " + name);
+          throw path.reject("a date maps to long (ms since the epoch), not " + name(kind));
         }
         Bson.need(p, 8, end, path);
         return Bson.int64(b, p);
       case Bson.TIMESTAMP:
         if (kind != FieldKind.ULONG) {
-          throw path.reject("a timestamp maps to ulong, not " + name);
+          throw path.reject("a timestamp maps to ulong, not " + name(kind));
         }
         Bson.need(p, 8, end, path);
         return Bson.int64(b, p);
       default:
-        throw mismatch(name, type, path);
+        throw mismatch(name(kind), type, path);
     }
   }
 

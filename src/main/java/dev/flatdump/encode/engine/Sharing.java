@@ -164,7 +164,7 @@ public final class Sharing {
 
   /** One kind's objects by content, with what they were worth. */
   private static final class Index {
-    final Map<ContentKey.Frozen, long[]> map = new HashMap<>();
+    final Map<ContentKey.Frozen, long[]> map = new HashMap<>(1 << 12);
     long total;
     long unique;
     long saved;
