@@ -155,19 +155,25 @@ public final class RecordEncoder {
     int after = Bson.valueEnd(b, type, p, end, path);
     switch (kind) {
       case STRING -> s.offsets[fi] = string(type, b, p, end);
-      case TABLE -> {
-        requireDocument(type, "table");
-        s.offsets[fi] = table(f.typeIndex(), b, p, after, depth + 1);
-      }
-      case STRUCT -> {
-        requireDocument(type, "struct");
-        s.structs[fi] = struct(f.typeIndex(), b, p, after);
-      }
+      case TABLE -> s.offsets[fi] = subTable(f, type, b, p, after, depth);
+      case STRUCT -> s.structs[fi] = subStruct(f, type, b, p, after);
       case VECTOR -> s.offsets[fi] = vector(f, type, b, p, after, depth);
       default -> throw new IllegalStateException("kind " + kind);
     }
     s.present[fi] = true;
     return after;
+  }
+
+  /** The table a document gives field {@code f} (or one element of it); its offset. */
+  private int subTable(FieldPlan f, byte type, byte[] b, int p, int after, int depth) {
+    requireDocument(type, "table");
+    return table(f.typeIndex(), b, p, after, depth + 1);
+  }
+
+  /** The struct a document gives field {@code f} (or one element of it); its bytes. */
+  private byte[] subStruct(FieldPlan f, byte type, byte[] b, int p, int after) {
+    requireDocument(type, "struct");
+    return struct(f.typeIndex(), b, p, after);
   }
 
   private EnumPlan enumOf(FieldPlan f) {
@@ -262,14 +268,8 @@ public final class RecordEncoder {
       s.elementRoom(n);
       switch (element) {
         case STRING -> s.elementOffsets[n] = string(t, b, q, last);
-        case TABLE -> {
-          requireDocument(t, "table");
-          s.elementOffsets[n] = table(f.typeIndex(), b, q, after, depth + 1);
-        }
-        case STRUCT -> {
-          requireDocument(t, "struct");
-          s.elementStructs[n] = struct(f.typeIndex(), b, q, after);
-        }
+        case TABLE -> s.elementOffsets[n] = subTable(f, t, b, q, after, depth);
+        case STRUCT -> s.elementStructs[n] = subStruct(f, t, b, q, after);
         default ->
             s.elementBits[n] =
                 Scalars.convert(

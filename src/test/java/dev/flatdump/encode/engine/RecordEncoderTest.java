@@ -16,7 +16,6 @@ import org.bson.BsonDateTime;
 import org.bson.BsonDecimal128;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
-import org.bson.BsonInt64;
 import org.bson.BsonObjectId;
 import org.bson.BsonTimestamp;
 import org.bson.UuidRepresentation;
@@ -25,6 +24,8 @@ import org.bson.types.ObjectId;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import tools.jackson.databind.JsonNode;
 
 /** Documents built by the engine and read back by flatc ({@code --json}). */
@@ -248,46 +249,30 @@ class RecordEncoderTest {
       assertThat(e.getMessage()).isEqualTo("attributes[3].size: 70000 out of range for short");
     }
 
-    @Test
-    void nothingIsWrappedTruncatedOrRounded() throws Exception {
-      assertThat(reject(EVERY_KIND, "{\"u8\": -1}").reason())
-          .isEqualTo("-1 out of range for ubyte");
-      assertThat(reject(EVERY_KIND, "{\"u64\": -1}").reason())
-          .isEqualTo("-1 out of range for ulong");
-      assertThat(reject(EVERY_KIND, "{\"i32\": 1.5}").reason())
-          .isEqualTo("1.5 is not an integer, as int needs");
-      assertThat(reject(EVERY_KIND, "{\"f32\": 0.1}").reason())
-          .isEqualTo("0.1 is not exactly a float");
-      assertThat(reject(EVERY_KIND, "{\"f64\": {\"$numberLong\": \"9007199254740993\"}}").reason())
-          .isEqualTo("9007199254740993 is not exactly a double");
-      assertThat(reject(EVERY_KIND, new BsonDocument("i32", new BsonInt64(1L << 40))).reason())
-          .isEqualTo("1099511627776 out of range for int");
-    }
-
-    @Test
-    void aTypeThatDoesNotMap() throws Exception {
-      assertThat(reject(EVERY_KIND, "{\"b\": 1}").getMessage())
-          .isEqualTo("b: expected bool, got int");
-      assertThat(reject(EVERY_KIND, "{\"s\": 5}").getMessage())
-          .isEqualTo("s: expected string, got int");
-      assertThat(reject(EVERY_KIND, "{\"child\": [1]}").getMessage())
-          .isEqualTo("child: expected a document (table), got array");
-      assertThat(reject(EVERY_KIND, "{\"i32\": {\"$date\": 0}}").reason())
-          .isEqualTo("a date maps to long (ms since the epoch), not int");
-    }
-
-    @Test
-    void anEnumValueItDoesNotDeclare() throws Exception {
-      assertThat(reject(EVERY_KIND, "{\"color\": \"Purple\"}").getMessage())
-          .isEqualTo("color: 'Purple' is not a value of Color");
-      assertThat(reject(EVERY_KIND, "{\"colors\": [0, 7]}").getMessage())
-          .isEqualTo("colors[1]: 7 is not a value of Color");
-    }
-
-    @Test
-    void aStructWithAFieldMissing() throws Exception {
-      assertThat(reject(EVERY_KIND, "{\"at\": {\"x\": 1.0}}").getMessage())
-          .isEqualTo("at.y: missing: a struct needs every field");
+    /** Nothing is wrapped, truncated or rounded, and what does not map says why, with its path. */
+    @ParameterizedTest
+    @CsvSource(
+        delimiter = '|',
+        quoteCharacter = '`',
+        textBlock =
+            """
+            {"u8": -1}                                     | u8: -1 out of range for ubyte
+            {"u64": -1}                                    | u64: -1 out of range for ulong
+            {"i32": 1.5}                                   | i32: 1.5 is not an integer, as int needs
+            {"i32": {"$numberLong": "1099511627776"}}      | i32: 1099511627776 out of range for int
+            {"f32": 0.1}                                   | f32: 0.1 is not exactly a float
+            {"f64": {"$numberLong": "9007199254740993"}}   | f64: 9007199254740993 is not exactly a double
+            {"b": 1}                                       | b: expected bool, got int
+            {"s": 5}                                       | s: expected string, got int
+            {"child": [1]}                                 | child: expected a document (table), got array
+            {"i32": {"$date": 0}}                          | i32: a date maps to long (ms since the epoch), not int
+            {"color": "Purple"}                            | color: 'Purple' is not a value of Color
+            {"colors": [0, 7]}                             | colors[1]: 7 is not a value of Color
+            {"at": {"x": 1.0}}                             | at.y: missing: a struct needs every field
+            {"names": ["a", null]}                         | names[1]: null in a vector
+            """)
+    void rejectsWithThePathAndTheReason(String doc, String message) throws Exception {
+      assertThat(reject(EVERY_KIND, doc).getMessage()).isEqualTo(message);
     }
 
     @Test
@@ -339,12 +324,6 @@ class RecordEncoderTest {
                       .encode(new FlatBufferBuilder(), doc, 0, doc.length))
           .isInstanceOf(RejectedRecord.class)
           .hasMessage("s: not valid UTF-8");
-    }
-
-    @Test
-    void aNullInAVector() throws Exception {
-      assertThat(reject(EVERY_KIND, "{\"names\": [\"a\", null]}").getMessage())
-          .isEqualTo("names[1]: null in a vector");
     }
   }
 
