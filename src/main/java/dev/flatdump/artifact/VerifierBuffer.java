@@ -21,7 +21,10 @@ final class VerifierBuffer {
   static final String HERE = "";
 
   private static final int MAX_VOFFSET = Short.MAX_VALUE;
-  private static final int MAX_LEVELS = 8;
+
+  /** Path levels kept for messages: vectors nested in vectors' tables. */
+  static final int MAX_LEVELS = 64;
+
   private static final String ROOT = "(root)";
 
   /** A table whose header has passed: where it is, its vtable, and their sizes. */
@@ -141,6 +144,11 @@ final class VerifierBuffer {
    * a failure.
    */
   long field(Table table, int id, int width, String name) {
+    return field(table, id, width, width, name);
+  }
+
+  /** {@link #field(Table, int, int, String)} for a field of its own alignment, a struct. */
+  long field(Table table, int id, int width, int alignment, String name) {
     int slot = 4 + 2 * id;
     if (slot + Short.BYTES > table.vtableSize()) {
       return 0; // a shorter vtable: written before the field existed
@@ -163,7 +171,7 @@ final class VerifierBuffer {
       return -1;
     }
     long p = table.start() + fo;
-    return aligned(p, width, name, "the field") ? p : -1;
+    return aligned(p, alignment, name, "the field") ? p : -1;
   }
 
   /** A byte field, if present, must be in 0..max. */
@@ -180,11 +188,22 @@ final class VerifierBuffer {
 
   /** The element count of a vector of uoffsets at {@code v}, or -1 after a failure. */
   long vectorLength(long v, String name) {
+    return vectorLength(v, UOFFSET, UOFFSET, name);
+  }
+
+  /**
+   * The element count of a vector of {@code elementSize}-byte elements aligned to {@code alignment}
+   * at {@code v}, or -1 after a failure.
+   */
+  long vectorLength(long v, int elementSize, int alignment, String name) {
     if (!aligned(v, UOFFSET, name, "the vector") || !fits(v, UOFFSET, name, "vector's length")) {
       return -1;
     }
+    if (!aligned(v + UOFFSET, alignment, name, "the vector's elements")) {
+      return -1;
+    }
     long length = u32(v);
-    long bytes = UOFFSET * length; // < 2^34: no overflow in a long
+    long bytes = (long) elementSize * length; // < 2^48: no overflow in a long
     if (bytes > size - v - UOFFSET) {
       fail(
           v,
@@ -293,6 +312,16 @@ final class VerifierBuffer {
   /** The byte at {@code at}, which the caller has checked lies in the buffer. */
   int u8(long at) {
     return buf.get(base + (int) at) & 0xFF;
+  }
+
+  /** The {@code size}-byte integer at {@code at} (checked to lie in the buffer), sign-extended. */
+  long signed(long at, int size) {
+    return switch (size) {
+      case 1 -> buf.get(base + (int) at);
+      case 2 -> buf.getShort(base + (int) at);
+      case 4 -> buf.getInt(base + (int) at);
+      default -> buf.getLong(base + (int) at);
+    };
   }
 
   private int u16(long at) {

@@ -34,7 +34,7 @@ public final class SchemaFixtures {
   public final SchemaPlan plan;
 
   public SchemaFixtures(Path dir, String schema) throws IOException {
-    this.dir = dir;
+    this.dir = Files.createDirectories(dir);
     this.fbs = dir.resolve("schema.fbs");
     Files.writeString(fbs, schema);
     this.plan = SchemaPlan.load(fbs);
