@@ -4,10 +4,8 @@ import dev.flatdump.RepeatSampler;
 import dev.flatdump.encode.plan.SchemaPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * What one shard's builder shares: equal strings, equal tables of any type and equal vectors are
@@ -88,10 +86,10 @@ public final class Sharing {
 
   /** Forgets every object: the builder starts a new shard. The counts go on. */
   public void clear() {
-    strings.map.clear();
-    vectors.map.clear();
+    strings.clear();
+    vectors.clear();
     for (Index t : tables) {
-      t.map.clear();
+      t.clear();
     }
   }
 
@@ -162,30 +160,100 @@ public final class Sharing {
     return counts;
   }
 
-  /** One kind's objects by content, with what they were worth. */
+  /**
+   * One kind's objects by content, with what they were worth: an open-addressing table over the
+   * keys' bytes, kept in one growing array and compared in place, so that a lookup allocates
+   * nothing.
+   */
   private static final class Index {
-    final Map<ContentKey.Frozen, long[]> map = new HashMap<>(1 << 12);
+    private byte[] arena = new byte[1 << 14];
+    private int arenaLength;
+    private int[] starts = new int[1 << 10];
+    private int[] lengths = new int[1 << 10];
+    private int[] hashes = new int[1 << 10];
+    private int[] offsets = new int[1 << 10];
+    private int[] sizes = new int[1 << 10];
+    private int entries;
+    private int[] slots = new int[1 << 11]; // entry + 1, 0 for empty
+    private int lastHash;
+    private int lastSlot;
     long total;
     long unique;
     long saved;
 
+    /** The offset of the object whose content is the key's, or 0; remembers where to keep it. */
     int find(ContentKey key) {
-      long[] hit = map.get(key.probe());
       total++;
-      if (hit == null) {
-        return 0;
+      int h = key.hash();
+      int mask = slots.length - 1;
+      int slot = mix(h) & mask;
+      int e;
+      while ((e = slots[slot]) != 0) {
+        e--;
+        if (hashes[e] == h
+            && lengths[e] == key.length
+            && Arrays.equals(arena, starts[e], starts[e] + lengths[e], key.bytes, 0, key.length)) {
+          saved += sizes[e];
+          return offsets[e];
+        }
+        slot = (slot + 1) & mask;
       }
-      saved += hit[1];
-      return (int) hit[0];
+      lastHash = h;
+      lastSlot = slot;
+      return 0;
     }
 
+    /** Keeps the key just looked up and not found. */
     void keep(ContentKey key, int offset, int bytes) {
       unique++;
-      map.put(key.freeze(), new long[] {offset, bytes});
+      if (entries == starts.length) {
+        int n = entries * 2;
+        starts = Arrays.copyOf(starts, n);
+        lengths = Arrays.copyOf(lengths, n);
+        hashes = Arrays.copyOf(hashes, n);
+        offsets = Arrays.copyOf(offsets, n);
+        sizes = Arrays.copyOf(sizes, n);
+      }
+      if (arenaLength + key.length > arena.length) {
+        arena = Arrays.copyOf(arena, Math.max(arenaLength + key.length, arena.length * 2));
+      }
+      System.arraycopy(key.bytes, 0, arena, arenaLength, key.length);
+      starts[entries] = arenaLength;
+      lengths[entries] = key.length;
+      hashes[entries] = lastHash;
+      offsets[entries] = offset;
+      sizes[entries] = bytes;
+      arenaLength += key.length;
+      slots[lastSlot] = ++entries;
+      if (entries * 2 > slots.length) {
+        rehash(slots.length * 2);
+      }
+    }
+
+    private void rehash(int capacity) {
+      slots = new int[capacity];
+      int mask = capacity - 1;
+      for (int e = 0; e < entries; e++) {
+        int slot = mix(hashes[e]) & mask;
+        while (slots[slot] != 0) {
+          slot = (slot + 1) & mask;
+        }
+        slots[slot] = e + 1;
+      }
+    }
+
+    void clear() {
+      Arrays.fill(slots, 0);
+      entries = 0;
+      arenaLength = 0;
     }
 
     Count count(String kind) {
       return new Count(kind, total, unique, saved);
+    }
+
+    private static int mix(int h) {
+      return h ^ (h >>> 16);
     }
   }
 
@@ -193,7 +261,6 @@ public final class Sharing {
   static final class ContentKey {
     private byte[] bytes = new byte[64];
     private int length;
-    private final Frozen probe = new Frozen(null, 0, 0);
 
     void reset() {
       length = 0;
@@ -230,49 +297,31 @@ public final class Sharing {
       }
     }
 
-    Frozen probe() {
-      probe.set(bytes, length);
-      return probe;
-    }
-
-    Frozen freeze() {
-      byte[] copy = Arrays.copyOf(bytes, length);
-      return new Frozen(copy, length, Arrays.hashCode(copy));
-    }
-
-    /** A key as a map key: equal when the bytes are. */
-    static final class Frozen {
-      private byte[] bytes;
-      private int length;
-      private int hash;
-
-      Frozen(byte[] bytes, int length, int hash) {
-        this.bytes = bytes;
-        this.length = length;
-        this.hash = hash;
-      }
-
-      void set(byte[] b, int n) {
-        bytes = b;
-        length = n;
-        int h = 1;
-        for (int i = 0; i < n; i++) {
-          h = 31 * h + b[i];
-        }
-        hash = h;
-      }
-
-      @Override
-      public boolean equals(Object o) {
-        return o instanceof Frozen f
-            && f.length == length
-            && Arrays.equals(bytes, 0, length, f.bytes, 0, f.length);
-      }
-
-      @Override
-      public int hashCode() {
-        return hash;
+    /** Puts the low {@code size} bytes of {@code bits}: a scalar as wide as its kind. */
+    void putBits(long bits, int size) {
+      room(size);
+      for (int i = 0; i < size; i++) {
+        bytes[length++] = (byte) (bits >>> (8 * i));
       }
     }
+
+    /** A hash of the key's bytes, eight at a time. */
+    int hash() {
+      long h = 0x9E3779B97F4A7C15L ^ length;
+      int i = 0;
+      for (; i + 8 <= length; i += 8) {
+        h = (h ^ (long) LONG_LE.get(bytes, i)) * 0xBF58476D1CE4E5B9L;
+        h ^= h >>> 31;
+      }
+      for (; i < length; i++) {
+        h = (h ^ (bytes[i] & 0xff)) * 0x94D049BB133111EBL;
+      }
+      h ^= h >>> 29;
+      return (int) (h ^ (h >>> 32));
+    }
+
+    private static final java.lang.invoke.VarHandle LONG_LE =
+        java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
   }
 }

@@ -149,7 +149,7 @@ final class TableWriter {
       switch (f.kind()) {
         case STRUCT -> key.put(s.structs[fi], 0, s.structs[fi].length);
         case STRING, TABLE, VECTOR -> key.putInt(s.offsets[fi]);
-        default -> key.putLong(s.bits[fi]);
+        default -> key.putBits(s.bits[fi], f.kind().inlineSize());
       }
     }
   }
