@@ -36,6 +36,7 @@ public final class RecordEncoder {
   private final EncodePath path = new EncodePath();
   private final Map<String, Long> unknown = new TreeMap<>();
   private Scratch[] scratch = new Scratch[0];
+  private final int[][] guesses;
 
   /** An encoder that shares nothing. */
   public RecordEncoder(SchemaPlan plan, boolean strict) {
@@ -50,6 +51,7 @@ public final class RecordEncoder {
     this.plan = plan;
     this.writer = new TableWriter(plan, sharing);
     this.strict = strict;
+    this.guesses = new int[plan.tables().size()][];
   }
 
   /**
@@ -96,14 +98,16 @@ public final class RecordEncoder {
     TablePlan t = plan.tables().get(index);
     Scratch s = scratch(depth);
     s.reset(t.fields().size());
+    int[] guesses = guesses(index);
     int last = end - 1; // the document's closing NUL
     int p = start + 4;
+    int ordinal = 0;
     while (p < last) {
       byte type = b[p];
       int name = p + 1;
       int nameEnd = Bson.cstringEnd(b, name, last, path);
       int value = nameEnd + 1;
-      int fi = t.lookup().find(b, name, nameEnd - name);
+      int fi = lookup(t, guesses, ordinal++, b, name, nameEnd);
       if (fi < 0) {
         unknownField(b, name, nameEnd, depth);
         p = Bson.skip(b, type, value, last, path);
@@ -127,6 +131,36 @@ public final class RecordEncoder {
       }
     }
     return writer.table(index, s);
+  }
+
+  /**
+   * The field named {@code b[name, nameEnd)}: first the one that stood at this ordinal in the table
+   * before (documents of a collection mostly keep their fields' order), else by hash.
+   */
+  private static int lookup(
+      TablePlan t, int[] guesses, int ordinal, byte[] b, int name, int nameEnd) {
+    if (ordinal < guesses.length) {
+      int guess = guesses[ordinal];
+      if (guess >= 0 && t.lookup().matches(guess, b, name, nameEnd - name)) {
+        return guess;
+      }
+    }
+    int fi = t.lookup().find(b, name, nameEnd - name);
+    if (ordinal < guesses.length) {
+      guesses[ordinal] = fi;
+    }
+    return fi;
+  }
+
+  /** Per table type, the field found at each ordinal of the last document: a guess for the next. */
+  private int[] guesses(int index) {
+    int[] g = guesses[index];
+    if (g == null) {
+      g = new int[Math.min(64, 2 * plan.tables().get(index).fields().size() + 4)];
+      Arrays.fill(g, -1);
+      guesses[index] = g;
+    }
+    return g;
   }
 
   private void unknownField(byte[] b, int name, int nameEnd, int depth) {
