@@ -37,7 +37,7 @@ final class PublishTasklet implements Tasklet {
     List<ArtifactFile> files = new ArrayList<>(JobState.files(jobCtx.getString(JobState.FILES)));
     files.addAll(JobState.files(jobCtx.getString(JobState.REPORT_FILES)));
     byte[] schema = SchemaInfo.text();
-    Manifest.Schema schemaInfo = SchemaInfo.current();
+    Manifest.Schema schemaInfo = SchemaInfo.describe(schema);
     if (Files.isDirectory(staging)) {
       AtomicFiles.write(staging.resolve(schemaInfo.file()), out -> out.write(schema));
     }

@@ -12,8 +12,9 @@ final class SchemaInfo {
 
   private SchemaInfo() {}
 
-  static Manifest.Schema current() {
-    return new Manifest.Schema("organizations.fbs", Checksums.sha256(text()), "ORGS");
+  /** The manifest's entry for the bundled schema whose bytes are {@code text}. */
+  static Manifest.Schema describe(byte[] text) {
+    return new Manifest.Schema("organizations.fbs", Checksums.sha256(text), "ORGS");
   }
 
   /** The schema's text, as bundled: the bytes every export carries a copy of. */

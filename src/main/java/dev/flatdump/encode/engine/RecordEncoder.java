@@ -304,16 +304,7 @@ public final class RecordEncoder {
         case STRING -> s.elementOffsets[n] = string(t, b, q, last);
         case TABLE -> s.elementOffsets[n] = subTable(f, t, b, q, after, depth);
         case STRUCT -> s.elementStructs[n] = subStruct(f, t, b, q, after);
-        default ->
-            s.elementBits[n] =
-                Scalars.convert(
-                    element,
-                    f.enumIndex() < 0 ? null : plan.enums().get(f.enumIndex()),
-                    t,
-                    b,
-                    q,
-                    last,
-                    path);
+        default -> s.elementBits[n] = Scalars.convert(element, enumOf(f), t, b, q, last, path);
       }
       path.pop();
       q = after;

@@ -156,17 +156,13 @@ final class TableWriter {
 
   private int write(int index, TablePlan t, Scratch s) {
     builder.startTable(t.fields().size());
-    long[] defaultBits = defaults[index];
     for (int fi : writeOrder[index]) {
-      if (!s.present[fi]) {
-        continue;
-      }
       FieldPlan f = t.fields().get(fi);
+      if (!written(index, f, fi, s)) {
+        continue; // absent, or a default that a reader gets without it being written
+      }
       FieldKind kind = f.kind();
       if (kind.isScalar()) {
-        if (!f.optional() && s.bits[fi] == defaultBits[fi]) {
-          continue; // the default: a reader gets it without it being written
-        }
         TableLayout.addScalar(builder, kind, s.bits[fi]);
         builder.slot(f.id());
       } else if (kind == FieldKind.STRUCT) {
