@@ -131,20 +131,7 @@ class ReportWriterTest {
       SizeReport small = SampleReports.small("organizations");
       var empty =
           new SizeReport.Source("crm", "organizations", "{}", 0, 0, 0, 0, 0, "snappy", 0, true);
-      writer.writeAll(
-          new SizeReport(
-              empty,
-              small.artifacts(),
-              small.baselines(),
-              small.dedup(),
-              small.records(),
-              small.steps(),
-              0,
-              0,
-              small.startedAt(),
-              small.finishedAt(),
-              small.options()),
-          dir);
+      writer.writeAll(withSource(small, empty), dir);
 
       JsonNode fb =
           JsonMapper.shared().readTree(dir.resolve("report.json")).get("artifacts").get(0);
@@ -152,6 +139,22 @@ class ReportWriterTest {
       assertThat(fb.get("ratioToStorageSize").isNull()).isTrue();
       assertThat(read(ReportWriter.MARKDOWN_FILE)).contains("n/a");
     }
+  }
+
+  /** {@code report} with another source, and no rate or heap figure. */
+  private static SizeReport withSource(SizeReport report, SizeReport.Source source) {
+    return new SizeReport(
+        source,
+        report.artifacts(),
+        report.baselines(),
+        report.dedup(),
+        report.records(),
+        report.steps(),
+        0,
+        0,
+        report.startedAt(),
+        report.finishedAt(),
+        report.options());
   }
 
   @Test
@@ -171,19 +174,7 @@ class ReportWriterTest {
             s.blockCompressor(),
             s.avgObjSize(),
             false);
-    SizeReport report =
-        new SizeReport(
-            unflushed,
-            small.artifacts(),
-            small.baselines(),
-            small.dedup(),
-            small.records(),
-            small.steps(),
-            0,
-            0,
-            small.startedAt(),
-            small.finishedAt(),
-            small.options());
+    SizeReport report = withSource(small, unflushed);
 
     writer.writeAll(report, dir);
 

@@ -68,15 +68,18 @@ class RecordEncoderTest {
   }
 
   private RejectedRecord reject(String schema, BsonDocument doc) throws Exception {
+    return reject(schema, bson(doc));
+  }
+
+  /** The reject of a document given as its bytes, which may be ones no driver would write. */
+  private RejectedRecord reject(String schema, byte[] b) throws Exception {
     SchemaFixtures fx = new SchemaFixtures(dir, schema);
-    RecordEncoder encoder = new RecordEncoder(fx.plan, false);
-    byte[] b = bson(doc);
     try {
-      encoder.encode(new FlatBufferBuilder(), b, 0, b.length);
+      new RecordEncoder(fx.plan, false).encode(new FlatBufferBuilder(), b, 0, b.length);
     } catch (RejectedRecord e) {
       return e;
     }
-    throw new AssertionError("not rejected: " + doc.toJson());
+    throw new AssertionError("not rejected: " + java.util.HexFormat.of().formatHex(b));
   }
 
   private RejectedRecord reject(String schema, String doc) throws Exception {
@@ -302,28 +305,17 @@ class RecordEncoderTest {
       p += 3;
       doc[p] = 0;
       ByteBuffer.wrap(doc).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(0, doc.length);
-      SchemaFixtures fx = new SchemaFixtures(dir, EVERY_KIND);
 
-      assertThatThrownBy(
-              () ->
-                  new RecordEncoder(fx.plan, false)
-                      .encode(new FlatBufferBuilder(), doc, 0, doc.length))
-          .isInstanceOf(RejectedRecord.class)
-          .hasMessage("i32: the field appears twice in the document");
+      assertThat(reject(EVERY_KIND, doc).getMessage())
+          .isEqualTo("i32: the field appears twice in the document");
     }
 
     @Test
     void invalidUtf8() throws Exception {
       byte[] doc = bson("{\"s\": \"ab\"}");
       doc[doc.length - 3] = (byte) 0xC0; // 'b' becomes an overlong lead byte
-      SchemaFixtures fx = new SchemaFixtures(dir, EVERY_KIND);
 
-      assertThatThrownBy(
-              () ->
-                  new RecordEncoder(fx.plan, false)
-                      .encode(new FlatBufferBuilder(), doc, 0, doc.length))
-          .isInstanceOf(RejectedRecord.class)
-          .hasMessage("s: not valid UTF-8");
+      assertThat(reject(EVERY_KIND, doc).getMessage()).isEqualTo("s: not valid UTF-8");
     }
   }
 
