@@ -49,9 +49,21 @@ public record Manifest(
   }
 
   /**
-   * @param file the schema's file name; {@code sha256} of its text; {@code fileIdentifier} "ORGS"
+   * @param file the schema's file name: its {@code .fbs}, or its {@code .bfbs} when the user gave
+   *     only that
+   * @param sha256 of that file
+   * @param fileIdentifier the shards' file identifier ({@code ORGS} for organizations), or null
+   *     when the schema declares none
+   * @param binary the binary schema's file name ({@code .bfbs}), from which a reader of the export
+   *     takes the plan; null for the bundled organizations engine, whose readers are compiled in
    */
-  public record Schema(String file, String sha256, String fileIdentifier) {}
+  public record Schema(String file, String sha256, String fileIdentifier, String binary) {
+
+    /** The bundled organizations schema's entry. */
+    public Schema(String file, String sha256, String fileIdentifier) {
+      this(file, sha256, fileIdentifier, null);
+    }
+  }
 
   /**
    * @param query the filter as JSON text, {@code {}} for the whole collection

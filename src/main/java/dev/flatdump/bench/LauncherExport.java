@@ -62,6 +62,8 @@ final class LauncherExport {
             LocalDate.now(),
             0L,
             ExportOptions.DEFAULT_KEEP,
+            false,
+            null,
             false);
     ExportLauncher.Result result =
         ExportLauncher.run(options, client, ExportLauncher.defaultJobRepositoryUrl(out), l -> {});

@@ -3,8 +3,10 @@ package dev.flatdump.cli;
 import com.mongodb.client.MongoClient;
 import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.GzipCompression;
+import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.ZstdCompression;
 import dev.flatdump.encode.DedupOptions;
+import dev.flatdump.encode.plan.SchemaException;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.job.ExportOptions;
 import dev.flatdump.job.JobRuntime;
@@ -31,9 +33,12 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Streams a MongoDB collection into FlatBuffers artifacts.",
+      "Each document is mapped onto your schema (--schema), or onto the bundled organizations"
+          + " schema.",
       "Publishes each export into a directory of its own, DIR/exports/RUNDATE-ID:"
-          + " organizations.fb (or numbered shards), .gz and .zst copies, rejects.jsonl,"
-          + " report.json, report.md, report.html, organizations.fbs and manifest.json; then"
+          + " NAME.fb (or numbered shards NAME-00000.fb, ...), .gz and .zst copies,"
+          + " rejects.jsonl, report.json, report.md, report.html, the schema and manifest.json;"
+          + " then"
           + " points DIR/current (a symbolic link) and DIR/CURRENT (a text file) at it."
           + " Running the same command again after a failure resumes it from its last"
           + " checkpoint."
@@ -58,6 +63,23 @@ public final class ExportCommand implements Callable<Integer> {
       paramLabel = "DIR",
       description = "Output directory, created if missing (required).")
   private Path out;
+
+  @Option(
+      names = "--schema",
+      paramLabel = "FILE",
+      description =
+          "Your FlatBuffers schema (.fbs, or a binary .bfbs) to map the documents onto: each"
+              + " document becomes one element of the root table's one vector of tables; see"
+              + " docs/mapping.md. The export carries FILE.fbs and FILE.bfbs, and its shards are"
+              + " named after it. Without it: the bundled organizations schema.")
+  private Path schema;
+
+  @Option(
+      names = "--strict",
+      description =
+          "With --schema: reject a document that has a field the schema does not name (by"
+              + " default such fields are skipped and counted per path in the report).")
+  private boolean strict;
 
   @Option(
       names = "--query",
@@ -97,10 +119,11 @@ public final class ExportCommand implements Callable<Integer> {
 
   @Option(
       names = "--dedup",
-      defaultValue = "strings,attributes,vectors",
+      defaultValue = "strings,tables,vectors",
       paramLabel = "LIST",
       description =
-          "De-dup kinds: strings, attributes, vectors, or none (default: ${DEFAULT-VALUE}).")
+          "What equal objects share one copy: strings, tables (of every type; attributes is the"
+              + " same), vectors, or none (default: ${DEFAULT-VALUE}).")
   private String dedup;
 
   @Option(
@@ -214,6 +237,15 @@ public final class ExportCommand implements Callable<Integer> {
       description = "Job repository (default: an H2 file database in DIR/.flatdump).")
   private String jobRepository;
 
+  /** A schema flatdump cannot map is a usage error, found before anything connects or writes. */
+  private static void requireMappable(Path schema) {
+    try {
+      SchemaFiles.of(schema).plan();
+    } catch (SchemaException e) {
+      throw new IllegalArgumentException("--schema: " + e.getMessage(), e);
+    }
+  }
+
   @Override
   public Integer call() {
     if (spec.defaultValueProvider() instanceof OptionSources sources) {
@@ -244,7 +276,12 @@ public final class ExportCommand implements Callable<Integer> {
             runDate == null ? LocalDate.now() : runDate,
             newRun ? System.currentTimeMillis() : 0L,
             keep,
-            fsyncSource);
+            fsyncSource,
+            schema,
+            strict);
+    if (options.schemaMode()) {
+      requireMappable(options.schema());
+    }
     if (restart && newRun) {
       throw new IllegalArgumentException("--restart and --new-run exclude each other");
     }

@@ -1,5 +1,6 @@
 package dev.flatdump.encode;
 
+import dev.flatdump.encode.engine.Sharing;
 import java.util.Locale;
 
 /**
@@ -27,11 +28,13 @@ public record DedupOptions(boolean strings, boolean attributes, boolean vectors)
   /** Shares strings only, as {@code FlatBufferBuilder.createSharedString} would. */
   public static final DedupOptions STRINGS_ONLY = new DedupOptions(true, false, false);
 
-  private static final String ACCEPTED = "a comma list of strings, attributes, vectors, or none";
+  private static final String ACCEPTED =
+      "a comma list of strings, tables (or attributes), vectors, or none";
 
   /**
-   * Parses the text form: a comma list of {@code strings}, {@code attributes} and {@code vectors}
-   * (in any order, repeats allowed), or {@code none}. Case and whitespace around names are ignored.
+   * Parses the text form: a comma list of {@code strings}, {@code attributes} (or {@code tables},
+   * the schema-driven engine's word for it) and {@code vectors} (in any order, repeats allowed), or
+   * {@code none}. Case and whitespace around names are ignored.
    *
    * @throws IllegalArgumentException naming the bad value and the accepted ones
    */
@@ -48,7 +51,7 @@ public record DedupOptions(boolean strings, boolean attributes, boolean vectors)
       String name = raw.strip().toLowerCase(Locale.ROOT);
       switch (name) {
         case "strings" -> strings = true;
-        case "attributes" -> attributes = true;
+        case "attributes", "tables" -> attributes = true;
         case "vectors" -> vectors = true;
         case "none" -> none = true;
         default ->
@@ -66,6 +69,18 @@ public record DedupOptions(boolean strings, boolean attributes, boolean vectors)
           "dedup '" + text + "' combines 'none' with other values; expected " + ACCEPTED);
     }
     return new DedupOptions(strings, attributes, vectors);
+  }
+
+  /**
+   * The kinds the schema-driven engine shares: {@code attributes} are tables there, of every type.
+   */
+  public Sharing.Kinds kinds() {
+    return new Sharing.Kinds(strings, attributes, vectors);
+  }
+
+  /** The text form in the schema-driven engine's words, e.g. {@code "strings,tables,vectors"}. */
+  public String tablesText() {
+    return toString().replace("attributes", "tables");
   }
 
   /** The canonical text form, e.g. {@code "strings,attributes,vectors"} or {@code "none"}. */

@@ -37,6 +37,9 @@ import org.springframework.batch.core.job.parameters.JobParametersBuilder;
  * @param keep how many published exports {@code out} keeps, the new one included; at least 1
  * @param fsyncSource whether the report flushes the source server ({@code {fsync: 1}}, an admin
  *     command that flushes every database) before reading its storage figures
+ * @param schema the user's FlatBuffers schema ({@code .fbs} or {@code .bfbs}) that the documents
+ *     are mapped onto; null for the bundled organizations engine
+ * @param strict whether a BSON field the schema does not name rejects its document (schema only)
  */
 public record ExportOptions(
     String source,
@@ -55,7 +58,9 @@ public record ExportOptions(
     LocalDate runDate,
     long runId,
     int keep,
-    boolean fsyncSource) {
+    boolean fsyncSource,
+    Path schema,
+    boolean strict) {
 
   /** Exports kept by default: the new one and the one before, for a consumer still reading it. */
   public static final int DEFAULT_KEEP = 2;
@@ -81,6 +86,8 @@ public record ExportOptions(
   static final String RUN_ID = "runId";
   static final String KEEP = "keep";
   static final String FSYNC_SOURCE = "fsyncSource";
+  static final String SCHEMA = "schema";
+  static final String STRICT = "strict";
 
   public ExportOptions {
     requireText(source, "source");
@@ -114,6 +121,22 @@ public record ExportOptions(
     if (keep < 1) {
       throw new IllegalArgumentException("keep must be >= 1, got " + keep);
     }
+    if (schema != null) {
+      schema = schema.toAbsolutePath().normalize();
+      if (!compare.isEmpty()) {
+        throw new IllegalArgumentException(
+            "--compare measures baselines for the bundled organizations engine only; with --schema"
+                + " the report has MongoDB's figures, the artifacts and what de-dup saved, not"
+                + " baselines yet");
+      }
+    } else if (strict) {
+      throw new IllegalArgumentException("--strict needs --schema: it is a rule of the mapping");
+    }
+  }
+
+  /** Whether the documents are mapped onto the user's schema, not the bundled organizations. */
+  public boolean schemaMode() {
+    return schema != null;
   }
 
   /** Parses a comma list such as {@code gzip,zstd}; {@code none} or blank is the empty list. */
@@ -185,10 +208,15 @@ public record ExportOptions(
   /**
    * These options as job parameters. Those that shape the export are identifying, so that another
    * value is another job instance; the batch size, {@code keep} and {@code fsyncSource} are not.
+   * {@code schema} and {@code strict} are there only when set, so that an export without them is
+   * the same job instance as one recorded before they existed.
    */
   public JobParameters toJobParameters() {
-    return new JobParametersBuilder()
-        .addString(SOURCE, source)
+    JobParametersBuilder b = new JobParametersBuilder();
+    if (schema != null) {
+      b.addString(SCHEMA, schema.toString()).addString(STRICT, Boolean.toString(strict));
+    }
+    return b.addString(SOURCE, source)
         .addString(DATABASE, database)
         .addString(COLLECTION, collection)
         .addString(OUT, out.toString())
@@ -228,6 +256,8 @@ public record ExportOptions(
         p.getLong(RUN_ID),
         // absent from the parameters of runs recorded before they existed
         p.getLong(KEEP) == null ? DEFAULT_KEEP : p.getLong(KEEP).intValue(),
-        Boolean.parseBoolean(p.getString(FSYNC_SOURCE)));
+        Boolean.parseBoolean(p.getString(FSYNC_SOURCE)),
+        p.getString(SCHEMA) == null ? null : Path.of(p.getString(SCHEMA)),
+        Boolean.parseBoolean(p.getString(STRICT)));
   }
 }

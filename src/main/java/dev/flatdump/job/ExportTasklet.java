@@ -5,12 +5,12 @@ import dev.flatdump.FlatdumpException;
 import dev.flatdump.artifact.ArtifactException;
 import dev.flatdump.artifact.AtomicFiles;
 import dev.flatdump.artifact.RejectsWriter;
+import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.artifact.ShardWriter;
-import dev.flatdump.encode.DedupStats;
 import dev.flatdump.source.CollectionStats;
 import dev.flatdump.source.MongoDocumentCursor;
-import dev.flatdump.source.SourceRecord;
+import dev.flatdump.source.RawDocument;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +30,9 @@ import org.springframework.batch.infrastructure.item.ItemStream;
 import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
- * {@code exportStep}: streams records from the reader into FlatBuffers shards and rejects.
+ * {@code exportStep}: streams documents from the reader into FlatBuffers shards and rejects,
+ * through the user's schema ({@code --schema}) or the bundled organizations engine ({@link
+ * RecordSink}).
  *
  * <p>One call of {@link #execute} fills one shard (or reaches the end). Spring Batch commits after
  * each call, saving the reader's last {@code _id} and this tasklet's state together, at a moment
@@ -49,11 +51,11 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
 
   private final JobRuntime runtime;
   private ExportOptions options;
-  private OrgItemReader reader;
+  private DocumentItemReader reader;
   private int initialCapacity;
   private long expectedOrgs;
   private Progress progress;
-  private ShardWriter shards;
+  private RecordSink sink;
   private RejectsWriter rejects;
   private long exported;
   private long rejectsLength;
@@ -76,7 +78,7 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
             .getCollection(options.collection(), RawBsonDocument.class);
     BsonDocument query = BsonDocument.parse(options.query());
     reader =
-        new OrgItemReader(
+        new DocumentItemReader(
             collection,
             query,
             new MongoDocumentCursor.Settings(options.batchSize(), 5, Duration.ofSeconds(1)));
@@ -118,38 +120,52 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
       throw new ArtifactException("cannot create " + staging + ": " + e.getMessage(), e);
     }
     List<ShardFile> done = resuming ? JobState.shards(ctx.getString(SHARDS)) : List.of();
-    DedupStats stats = resuming ? JobState.stats(ctx.getString(STATS)) : null;
+    String counts = resuming ? ctx.getString(STATS) : null;
     exported = ctx.getLong(EXPORTED, 0L);
     rejectsLength = ctx.getLong(REJECTS_LENGTH, 0L);
-    shards =
-        new ShardWriter(
-            staging,
-            options.dedup(),
-            options.shardSize(),
-            initialCapacity,
-            expectedOrgs,
-            done,
-            stats);
+    if (options.schemaMode()) {
+      SchemaFiles schema = schema(staging, resuming);
+      sink = new SchemaSink(staging, schema.name(), schema.plan(), options, done, counts);
+    } else {
+      sink = new OrgSink(staging, options, initialCapacity, expectedOrgs, done, counts);
+    }
     rejects = new RejectsWriter(staging, rejectsLength, ctx.getLong(REJECTED, 0L));
     progress.resume(exported + rejects.count());
+  }
+
+  /**
+   * The schema this export follows: on a fresh start, the user's file, compiled and staged beside
+   * the shards; on a restart, the one staged then (the user's file must still hold the same).
+   */
+  private SchemaFiles schema(Path staging, boolean resuming) {
+    if (resuming) {
+      SchemaFiles staged = SchemaFiles.staged(staging, SchemaFiles.nameOf(options.schema()));
+      staged.requireUnchanged(options.schema());
+      return staged;
+    }
+    SchemaFiles schema = SchemaFiles.of(options.schema());
+    schema.plan(); // refuses what cannot be mapped before anything is written
+    schema.stage(staging);
+    return schema;
   }
 
   @Override
   public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
     long written = 0;
     try {
-      SourceRecord r;
-      while ((r = reader.read()) != null) {
+      RawDocument d;
+      while ((d = reader.read()) != null) {
         contribution.incrementReadCount();
         progress.advance(1);
-        if (r instanceof SourceRecord.Accepted a) {
+        RecordSink.Added added = sink.add(d);
+        if (added.reject() == null) {
           exported++;
           written++;
-          if (shards.add(a.org())) {
+          if (added.shardDone()) {
             return commit(contribution, written, RepeatStatus.CONTINUABLE);
           }
-        } else if (r instanceof SourceRecord.Rejected j) {
-          rejects.write(j.reject());
+        } else {
+          rejects.write(added.reject());
           contribution.incrementFilterCount();
           if (options.maxRejects() >= 0 && rejects.count() > options.maxRejects()) {
             throw new FlatdumpException(
@@ -161,12 +177,12 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
           }
         }
       }
-      shards.finish();
-      List<ShardFile> finalShards = finalNames(shards.shards());
+      sink.finish();
+      List<ShardFile> finalShards = finalNames(sink.shards());
       var jobCtx =
           chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
       jobCtx.putString(JobState.SHARDS, JobState.shards(finalShards));
-      jobCtx.putString(JobState.DEDUP_STATS, JobState.stats(shards.stats()));
+      sink.handOver(jobCtx);
       jobCtx.putLong(JobState.EXPORTED, exported);
       jobCtx.putLong(JobState.REJECTED, rejects.count());
       progress.done();
@@ -184,15 +200,16 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
   }
 
   /**
-   * A single shard is published as {@code organizations.fb}; several keep their numbered names.
-   * Idempotent: if a crash lost the commit after the rename, the restart finds it already done.
+   * A single shard is published as {@code BASE.fb} ({@code organizations.fb}, or the schema's
+   * name); several keep their numbered names. Idempotent: if a crash lost the commit after the
+   * rename, the restart finds it already done.
    */
   private List<ShardFile> finalNames(List<ShardFile> staged) {
     if (staged.size() != 1) {
       return staged;
     }
     ShardFile only = staged.get(0);
-    String name = ShardWriter.BASE_NAME + ShardWriter.EXTENSION;
+    String name = sink.baseName() + ShardWriter.EXTENSION;
     Path numbered = options.staging().resolve(only.fileName());
     Path single = options.staging().resolve(name);
     if (Files.exists(numbered) || !Files.exists(single)) {
@@ -204,8 +221,8 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
   @Override
   public void update(ExecutionContext ctx) {
     reader.update(ctx);
-    ctx.putString(SHARDS, JobState.shards(shards.shards()));
-    ctx.putString(STATS, JobState.stats(shards.stats()));
+    ctx.putString(SHARDS, JobState.shards(sink.shards()));
+    ctx.putString(STATS, sink.counts());
     ctx.putLong(EXPORTED, exported);
     ctx.putLong(REJECTED, rejects.count());
     ctx.putLong(REJECTS_LENGTH, rejectsLength);

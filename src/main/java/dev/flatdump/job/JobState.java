@@ -3,6 +3,7 @@ package dev.flatdump.job;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.encode.DedupStats;
+import dev.flatdump.encode.engine.EncodeCounts;
 import java.util.List;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -18,6 +19,7 @@ final class JobState {
   // job execution context: what one step hands to the next
   static final String SHARDS = "export.shards";
   static final String DEDUP_STATS = "export.dedupStats";
+  static final String ENCODE_COUNTS = "export.encodeCounts";
   static final String EXPORTED = "export.exported";
   static final String REJECTED = "export.rejected";
   static final String FILES = "compress.files";
@@ -47,5 +49,13 @@ final class JobState {
 
   static DedupStats stats(String json) {
     return JSON.readValue(json, DedupStats.class);
+  }
+
+  static String counts(EncodeCounts counts) {
+    return JSON.writeValueAsString(counts);
+  }
+
+  static EncodeCounts counts(String json) {
+    return JSON.readValue(json, EncodeCounts.class);
   }
 }

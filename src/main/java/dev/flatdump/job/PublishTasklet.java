@@ -3,7 +3,9 @@ package dev.flatdump.job;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.AtomicFiles;
 import dev.flatdump.artifact.Manifest;
+import dev.flatdump.artifact.OutputLayout;
 import dev.flatdump.artifact.Publisher;
+import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.report.ReportWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,13 +38,23 @@ final class PublishTasklet implements Tasklet {
     Path staging = options.staging();
     List<ArtifactFile> files = new ArrayList<>(JobState.files(jobCtx.getString(JobState.FILES)));
     files.addAll(JobState.files(jobCtx.getString(JobState.REPORT_FILES)));
-    byte[] schema = SchemaInfo.text();
-    Manifest.Schema schemaInfo = SchemaInfo.describe(schema);
-    if (Files.isDirectory(staging)) {
-      AtomicFiles.write(staging.resolve(schemaInfo.file()), out -> out.write(schema));
+    Manifest.Schema schemaInfo;
+    if (options.schemaMode()) {
+      Path dir =
+          Files.isDirectory(staging)
+              ? staging
+              : OutputLayout.exportDir(options.out(), exportName(options, job));
+      schemaInfo = userSchema(dir, SchemaFiles.nameOf(options.schema()), files);
+    } else {
+      byte[] schema = SchemaInfo.text();
+      schemaInfo = SchemaInfo.describe(schema);
+      if (Files.isDirectory(staging)) {
+        AtomicFiles.write(staging.resolve(schemaInfo.file()), out -> out.write(schema));
+      }
+      files.add(
+          new ArtifactFile(
+              schemaInfo.file(), "fbs", schema.length, schemaInfo.sha256(), null, null));
     }
-    files.add(
-        new ArtifactFile(schemaInfo.file(), "fbs", schema.length, schemaInfo.sha256(), null, null));
     long exported = jobCtx.getLong(JobState.EXPORTED);
     long rejected = jobCtx.getLong(JobState.REJECTED);
     Instant started =
@@ -65,6 +77,24 @@ final class PublishTasklet implements Tasklet {
     jobCtx.putString(EXPORT_DIR, exportDir.toString());
     jobCtx.putString(HTML, exportDir.resolve(ReportWriter.HTML_FILE).toString());
     return RepeatStatus.FINISHED;
+  }
+
+  /**
+   * The user's schema, staged by {@code exportStep} beside the shards: lists its files and
+   * describes it. After a crash past the rename the staging directory is gone, and the files are
+   * read from the published export, which the rerun's {@link Publisher#publish} then completes.
+   */
+  private static Manifest.Schema userSchema(Path dir, String name, List<ArtifactFile> files) {
+    SchemaFiles schema = SchemaFiles.staged(dir, name);
+    ArtifactFile binary = ArtifactFile.of(dir.resolve(schema.binaryFile()), "bfbs", null, null);
+    ArtifactFile main = binary;
+    if (schema.textFile() != null) {
+      main = ArtifactFile.of(dir.resolve(schema.textFile()), "fbs", null, null);
+      files.add(main);
+    }
+    files.add(binary);
+    return new Manifest.Schema(
+        main.name(), main.sha256(), schema.plan().fileIdentifier(), binary.name());
   }
 
   /**

@@ -5,7 +5,6 @@ import dev.flatdump.Org;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.OrgArtifact;
 import dev.flatdump.artifact.ShardFile;
-import dev.flatdump.encode.DedupStats;
 import dev.flatdump.report.Baseline;
 import dev.flatdump.report.BaselineSize;
 import dev.flatdump.report.BaselineSizer;
@@ -55,7 +54,10 @@ final class ReportTasklet implements Tasklet {
     var jobCtx = job.getExecutionContext();
     List<ShardFile> shards = JobState.shards(jobCtx.getString(JobState.SHARDS));
     List<ArtifactFile> files = JobState.files(jobCtx.getString(JobState.FILES));
-    DedupStats stats = JobState.stats(jobCtx.getString(JobState.DEDUP_STATS));
+    SizeReport.Dedup dedup =
+        options.schemaMode()
+            ? SizeReport.Dedup.of(JobState.counts(jobCtx.getString(JobState.ENCODE_COUNTS)))
+            : SizeReport.Dedup.of(JobState.stats(jobCtx.getString(JobState.DEDUP_STATS)));
     long exported = jobCtx.getLong(JobState.EXPORTED);
     long rejected = jobCtx.getLong(JobState.REJECTED);
     Path staging = options.staging();
@@ -66,7 +68,9 @@ final class ReportTasklet implements Tasklet {
         options.fsyncSource()
             ? CollectionStats.read(runtime.mongo(), collection)
             : CollectionStats.estimate(collection);
-    runtime.progress().accept("reportStep: measuring baselines " + options.compare());
+    if (!options.compare().isEmpty()) {
+      runtime.progress().accept("reportStep: measuring baselines " + options.compare());
+    }
     List<BaselineSize> baselines =
         measureBaselines(options, shards, staging, runtime.compressThreads());
 
@@ -94,7 +98,7 @@ final class ReportTasklet implements Tasklet {
                             f.name(), f.format(), f.bytes(), f.sha256(), f.shard()))
                 .toList(),
             baselines,
-            stats,
+            dedup,
             new SizeReport.Records(exported + rejected, exported, rejected),
             steps(job, now),
             docsPerSecond(job, exported),
@@ -102,7 +106,7 @@ final class ReportTasklet implements Tasklet {
             started,
             now.isBefore(started) ? started : now,
             new SizeReport.Options(
-                options.dedup().toString(),
+                options.schemaMode() ? options.dedup().tablesText() : options.dedup().toString(),
                 options.compress().isEmpty() ? "none" : String.join(",", options.compress()),
                 Long.toString(options.shardSize())));
     ReportWriter writer = new ReportWriter();

@@ -1,6 +1,5 @@
 package dev.flatdump.report;
 
-import dev.flatdump.encode.DedupStats;
 import dev.flatdump.report.SizeReport.Artifact;
 import dev.flatdump.report.SizeReport.Source;
 import tools.jackson.databind.SerializationFeature;
@@ -49,9 +48,18 @@ final class JsonReport {
       ratios(node, report.source(), b.bytes());
     }
     ObjectNode dedup = root.putObject("dedup");
-    counter(dedup.putObject("strings"), report.dedup().strings());
-    counter(dedup.putObject("attributes"), report.dedup().attributes());
-    counter(dedup.putObject("vectors"), report.dedup().vectors());
+    for (SizeReport.Shared k : report.dedup().kinds()) {
+      ObjectNode node = dedup.putObject(k.kind());
+      node.put("total", k.total());
+      node.put("unique", k.unique());
+      if (k.bytesSaved() != null) {
+        node.put("bytesSaved", k.bytesSaved());
+      }
+    }
+    if (report.dedup().fieldsCounted()) {
+      ObjectNode unknown = root.putObject("unknownFields");
+      report.dedup().unknownFields().forEach(unknown::put);
+    }
     ObjectNode records = root.putObject("records");
     records.put("read", report.records().read());
     records.put("exported", report.records().exported());
@@ -97,10 +105,5 @@ final class JsonReport {
     } else {
       node.put(key, ratio);
     }
-  }
-
-  private static void counter(ObjectNode node, DedupStats.Counter counter) {
-    node.put("total", counter.total());
-    node.put("unique", counter.unique());
   }
 }

@@ -1,6 +1,5 @@
 package dev.flatdump.report;
 
-import dev.flatdump.encode.DedupStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,14 +55,18 @@ final class Lead {
     for (String line : formats(report)) {
       out.append("  ").append(line).append('\n');
     }
-    DedupStats d = report.dedup();
-    out.append("  De-dup saved: strings ")
-        .append(saved(d.strings()))
-        .append(", attributes ")
-        .append(saved(d.attributes()))
-        .append(", attribute vectors ")
-        .append(saved(d.vectors()))
-        .append('\n');
+    out.append("  De-dup saved:");
+    String kindSep = " ";
+    for (SizeReport.Shared k : report.dedup().kinds()) {
+      out.append(kindSep).append(k.label()).append(' ').append(saved(k));
+      kindSep = ", ";
+    }
+    out.append('\n');
+    if (!report.dedup().unknownFields().isEmpty()) {
+      out.append("  Fields the schema does not name (skipped): ")
+          .append(String.join(", ", report.dedup().unknownFields().keySet()))
+          .append('\n');
+    }
     if (!report.baselines().isEmpty()) {
       out.append("  Baselines (raw / gzip):");
       String sep = " ";
@@ -126,7 +129,7 @@ final class Lead {
     return lines;
   }
 
-  private static String saved(DedupStats.Counter counter) {
-    return Units.percent(Units.saved(counter.total(), counter.unique()));
+  private static String saved(SizeReport.Shared k) {
+    return Units.percent(Units.saved(k.total(), k.unique()));
   }
 }

@@ -4,7 +4,6 @@ import static dev.flatdump.report.Table.Column.code;
 import static dev.flatdump.report.Table.Column.number;
 import static dev.flatdump.report.Table.Column.text;
 
-import dev.flatdump.encode.DedupStats;
 import dev.flatdump.report.SizeReport.Artifact;
 import dev.flatdump.report.SizeReport.Source;
 import dev.flatdump.report.SizeReport.Step;
@@ -23,15 +22,15 @@ final class ReportTables {
 
   /** All tables, in reading order. */
   static List<Table> all(SizeReport report) {
-    return List.of(
-        source(report),
-        artifacts(report),
-        baselines(report),
-        dedup(report.dedup()),
-        records(report.records()),
-        timings(report),
-        run(report),
-        articleFigures());
+    List<Table> tables = new ArrayList<>();
+    tables.addAll(
+        List.of(source(report), artifacts(report), baselines(report), dedup(report.dedup())));
+    if (report.dedup().fieldsCounted()) {
+      tables.add(unknownFields(report.dedup()));
+    }
+    tables.addAll(
+        List.of(records(report.records()), timings(report), run(report), articleFigures()));
+    return List.copyOf(tables);
   }
 
   static Table source(SizeReport report) {
@@ -129,15 +128,41 @@ final class ReportTables {
         note);
   }
 
-  static Table dedup(DedupStats dedup) {
+  static Table dedup(SizeReport.Dedup dedup) {
+    boolean bytes = dedup.kinds().stream().anyMatch(k -> k.bytesSaved() != null);
+    List<Table.Column> columns = new ArrayList<>();
+    columns.addAll(
+        List.of(
+            text("Kind"), number("Total"), number("Unique"), number("Shared"), number("Saved")));
+    if (bytes) {
+      columns.add(number("Bytes saved"));
+    }
+    List<List<String>> rows = new ArrayList<>();
+    for (SizeReport.Shared k : dedup.kinds()) {
+      List<String> row = new ArrayList<>(dedupRow(k));
+      if (bytes) {
+        row.add(k.bytesSaved() == null ? "" : Units.bytes(k.bytesSaved()));
+      }
+      rows.add(row);
+    }
     return new Table(
         "De-dup",
-        List.of(text("Kind"), number("Total"), number("Unique"), number("Shared"), number("Saved")),
-        List.of(
-            dedupRow("strings", dedup.strings()),
-            dedupRow("attributes", dedup.attributes()),
-            dedupRow("attribute vectors", dedup.vectors())),
-        "Total is how many the orgs referenced; unique is how many were written.");
+        columns,
+        rows,
+        "Total is how many the records referenced; unique is how many were written.");
+  }
+
+  /** The BSON fields the schema does not name, skipped; a table without rows when none. */
+  static Table unknownFields(SizeReport.Dedup dedup) {
+    List<List<String>> rows = new ArrayList<>();
+    dedup.unknownFields().forEach((path, docs) -> rows.add(List.of(path, Units.exact(docs))));
+    return new Table(
+        "Fields the schema does not name",
+        List.of(code("Path"), number("Documents")),
+        rows,
+        rows.isEmpty()
+            ? "None: every field of every document has its place in the schema."
+            : "Skipped; --strict rejects such documents instead.");
   }
 
   static Table records(SizeReport.Records records) {
@@ -227,12 +252,12 @@ final class ReportTables {
     return List.of(figure, Units.bytes(bytes), Units.exact(bytes));
   }
 
-  private static List<String> dedupRow(String kind, DedupStats.Counter counter) {
+  private static List<String> dedupRow(SizeReport.Shared k) {
     return List.of(
-        kind,
-        Units.exact(counter.total()),
-        Units.exact(counter.unique()),
-        Units.exact(counter.shared()),
-        Units.percent(Units.saved(counter.total(), counter.unique())));
+        k.label(),
+        Units.exact(k.total()),
+        Units.exact(k.unique()),
+        Units.exact(k.shared()),
+        Units.percent(Units.saved(k.total(), k.unique())));
   }
 }

@@ -6,11 +6,15 @@ import static dev.flatdump.report.Checks.notBlank;
 import static dev.flatdump.report.Checks.notNull;
 
 import dev.flatdump.encode.DedupStats;
+import dev.flatdump.encode.engine.EncodeCounts;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -24,7 +28,8 @@ import java.util.regex.Pattern;
  * @param source MongoDB's statistics for the exported collection
  * @param artifacts the files written, in the order written; may be empty
  * @param baselines the {@code --compare} sizes; empty when none were measured
- * @param dedup what the FlatBuffers de-duplication shared, summed over all shards
+ * @param dedup what the FlatBuffers de-duplication shared, summed over all shards, and the BSON
+ *     fields the schema does not name
  * @param records how many documents were read, exported and rejected
  * @param steps the job's steps in the order they ran
  * @param docsPerSecond exported documents per second of the export; finite, {@code >= 0}
@@ -37,7 +42,7 @@ public record SizeReport(
     Source source,
     List<Artifact> artifacts,
     List<BaselineSize> baselines,
-    DedupStats dedup,
+    Dedup dedup,
     Records records,
     List<Step> steps,
     double docsPerSecond,
@@ -51,9 +56,6 @@ public record SizeReport(
     artifacts = copyOf("SizeReport.artifacts", artifacts);
     baselines = copyOf("SizeReport.baselines", baselines);
     notNull("SizeReport.dedup", dedup);
-    notNull("SizeReport.dedup.strings", dedup.strings());
-    notNull("SizeReport.dedup.attributes", dedup.attributes());
-    notNull("SizeReport.dedup.vectors", dedup.vectors());
     notNull("SizeReport.records", records);
     steps = copyOf("SizeReport.steps", steps);
     if (!Double.isFinite(docsPerSecond) || docsPerSecond < 0) {
@@ -71,6 +73,77 @@ public record SizeReport(
               + finishedAt);
     }
     notNull("SizeReport.options", options);
+  }
+
+  /**
+   * What the de-duplication shared, kind by kind, and the BSON fields the schema does not name.
+   *
+   * @param kinds strings, vectors and each table type (the schema-driven engine), or strings,
+   *     attributes and attribute vectors (the organizations engine), in that order
+   * @param unknownFields path → documents that had a field there the schema does not name; sorted
+   * @param fieldsCounted whether the engine counts such fields (the schema-driven one does)
+   */
+  public record Dedup(List<Shared> kinds, Map<String, Long> unknownFields, boolean fieldsCounted) {
+
+    public Dedup {
+      kinds = copyOf("Dedup.kinds", kinds);
+      notNull("Dedup.unknownFields", unknownFields);
+      unknownFields = Collections.unmodifiableMap(new TreeMap<>(unknownFields));
+    }
+
+    /** The organizations engine's counts: no byte figures, no unknown fields. */
+    public static Dedup of(DedupStats stats) {
+      return new Dedup(
+          List.of(
+              Shared.of("strings", "strings", stats.strings()),
+              Shared.of("attributes", "attributes", stats.attributes()),
+              Shared.of("vectors", "attribute vectors", stats.vectors())),
+          Map.of(),
+          false);
+    }
+
+    /** The schema-driven engine's counts. */
+    public static Dedup of(EncodeCounts counts) {
+      return new Dedup(
+          counts.sharing().stream()
+              .map(c -> new Shared(c.kind(), c.kind(), c.total(), c.unique(), c.bytesSaved()))
+              .toList(),
+          counts.unknownFields(),
+          true);
+    }
+  }
+
+  /**
+   * One kind of shared object.
+   *
+   * @param kind its key in {@code report.json}: {@code strings}, {@code vectors} or a table type
+   * @param label how the tables name it
+   * @param total how many were asked for
+   * @param unique how many were written
+   * @param bytesSaved bytes that sharing the others saved; null where not measured
+   */
+  public record Shared(String kind, String label, long total, long unique, Long bytesSaved) {
+
+    public Shared {
+      notBlank("Shared.kind", kind);
+      notBlank("Shared.label", label);
+      if (unique < 0 || unique > total) {
+        throw new IllegalArgumentException(
+            "Shared.unique must be 0.." + total + " (total), was " + unique);
+      }
+      if (bytesSaved != null && bytesSaved < 0) {
+        throw new IllegalArgumentException("Shared.bytesSaved must be >= 0, was " + bytesSaved);
+      }
+    }
+
+    static Shared of(String kind, String label, DedupStats.Counter c) {
+      return new Shared(kind, label, c.total(), c.unique(), null);
+    }
+
+    /** How many were shared instead of written. */
+    public long shared() {
+      return total - unique;
+    }
   }
 
   /** The run's wall-clock time, {@code finishedAt - startedAt}. */

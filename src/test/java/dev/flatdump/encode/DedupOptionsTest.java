@@ -3,6 +3,7 @@ package dev.flatdump.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import dev.flatdump.encode.engine.Sharing;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,19 +34,28 @@ class DedupOptionsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"sharing", "strings,tables", "strings,", ",vectors", "strings;vectors"})
+    @ValueSource(strings = {"sharing", "strings,table", "strings,", ",vectors", "strings;vectors"})
     void rejectsUnknownValuesNamingThemAndTheAcceptedOnes(String text) {
       assertThatIllegalArgumentException()
           .isThrownBy(() -> DedupOptions.parse(text))
           .withMessageContaining("'" + text + "'")
-          .withMessageContaining("strings, attributes, vectors, or none");
+          .withMessageContaining("strings, tables (or attributes), vectors, or none");
     }
 
     @Test
     void namesTheOneBadValueInAList() {
       assertThatIllegalArgumentException()
-          .isThrownBy(() -> DedupOptions.parse("strings, tables ,vectors"))
-          .withMessageContaining("unknown value 'tables'");
+          .isThrownBy(() -> DedupOptions.parse("strings, objects ,vectors"))
+          .withMessageContaining("unknown value 'objects'");
+    }
+
+    @Test
+    void takesTablesForAttributes() {
+      assertThat(DedupOptions.parse("strings,tables,vectors")).isEqualTo(DedupOptions.ALL);
+      assertThat(DedupOptions.parse("tables").kinds())
+          .isEqualTo(new Sharing.Kinds(false, true, false));
+      assertThat(DedupOptions.ALL.tablesText()).isEqualTo("strings,tables,vectors");
+      assertThat(DedupOptions.ALL.toString()).isEqualTo("strings,attributes,vectors");
     }
 
     @ParameterizedTest

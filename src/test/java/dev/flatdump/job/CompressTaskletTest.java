@@ -70,6 +70,8 @@ class CompressTaskletTest {
         LocalDate.of(2026, 5, 1),
         0,
         ExportOptions.DEFAULT_KEEP,
+        false,
+        null,
         false);
   }
 

@@ -42,6 +42,8 @@ class ExportOptionsTest {
     long runId = 0;
     int keep = ExportOptions.DEFAULT_KEEP;
     boolean fsyncSource = false;
+    Path schema = null;
+    boolean strict = false;
 
     ExportOptions build() {
       return new ExportOptions(
@@ -61,7 +63,9 @@ class ExportOptionsTest {
           runDate,
           runId,
           keep,
-          fsyncSource);
+          fsyncSource,
+          schema,
+          strict);
     }
   }
 
@@ -141,6 +145,39 @@ class ExportOptionsTest {
     }
 
     @Test
+    void readsBackASchemaAndStrict() {
+      ExportOptions options =
+          options(
+              a -> {
+                a.schema = Path.of("schemas", "states.fbs");
+                a.strict = true;
+                a.compare = List.of();
+              });
+
+      assertThat(ExportOptions.from(options.toJobParameters())).isEqualTo(options);
+      assertThat(options.schema()).isAbsolute();
+      assertThat(options.schemaMode()).isTrue();
+    }
+
+    @Test
+    void aSchemaAndStrictIdentifyTheJobInstanceOnlyWhenSet() {
+      JobParameters with =
+          options(
+                  a -> {
+                    a.schema = Path.of("states.fbs");
+                    a.compare = List.of();
+                  })
+              .toJobParameters();
+
+      assertThat(with.getIdentifyingParameters())
+          .extracting(JobParameter::name)
+          .contains("schema", "strict");
+      assertThat(valid().toJobParameters().parameters())
+          .extracting(JobParameter::name)
+          .doesNotContain("schema", "strict");
+    }
+
+    @Test
     void holdsNoConnectionString() {
       assertThat(valid().toJobParameters().toString()).doesNotContain("mongodb://");
     }
@@ -210,6 +247,20 @@ class ExportOptionsTest {
       assertThatIllegalArgumentException()
           .isThrownBy(() -> options(a -> a.query = "{\"a\": 1}, {\"b\": 1}"))
           .withMessageContaining("query");
+    }
+
+    @Test
+    void strictWithoutASchema() {
+      assertThatIllegalArgumentException()
+          .isThrownBy(() -> options(a -> a.strict = true))
+          .withMessage("--strict needs --schema: it is a rule of the mapping");
+    }
+
+    @Test
+    void baselinesWithASchema() {
+      assertThatIllegalArgumentException()
+          .isThrownBy(() -> options(a -> a.schema = Path.of("states.fbs")))
+          .withMessageContaining("--compare measures baselines for the bundled organizations");
     }
 
     @Test

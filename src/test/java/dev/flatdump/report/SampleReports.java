@@ -30,10 +30,11 @@ final class SampleReports {
             new Artifact("orgs.fb", "flatbuffers", 250, SHA_A),
             new Artifact("orgs.fb.gz", "gzip", 100, SHA_B)),
         List.of(new BaselineSize(Baseline.PLAIN, 800, 300, 280)),
-        new DedupStats(
-            new DedupStats.Counter(40, 10),
-            new DedupStats.Counter(30, 15),
-            new DedupStats.Counter(10, 10)),
+        SizeReport.Dedup.of(
+            new DedupStats(
+                new DedupStats.Counter(40, 10),
+                new DedupStats.Counter(30, 15),
+                new DedupStats.Counter(10, 10))),
         new Records(12, 10, 2),
         List.of(new Step("exportStep", 9000), new Step("reportStep", 1500)),
         0.8,
@@ -71,10 +72,11 @@ final class SampleReports {
             new BaselineSize(Baseline.STRINGS, 186 * mib, 110 * mib, 95 * mib),
             new BaselineSize(Baseline.PROTOBUF, 300 * mib, 130 * mib, 112 * mib),
             new BaselineSize(Baseline.JSON, 1100 * mib, 150 * mib, 118 * mib)),
-        new DedupStats(
-            new DedupStats.Counter(6_100_000, 1_260_000),
-            new DedupStats.Counter(25_000_000, 310_000),
-            new DedupStats.Counter(1_249_990, 905_000)),
+        SizeReport.Dedup.of(
+            new DedupStats(
+                new DedupStats.Counter(6_100_000, 1_260_000),
+                new DedupStats.Counter(25_000_000, 310_000),
+                new DedupStats.Counter(1_249_990, 905_000))),
         new Records(1_250_000, 1_249_990, 10),
         List.of(
             new Step("exportStep", 41_200),

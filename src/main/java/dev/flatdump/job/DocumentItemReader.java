@@ -3,10 +3,8 @@ package dev.flatdump.job;
 import com.mongodb.client.MongoCollection;
 import dev.flatdump.source.DocumentBlocks;
 import dev.flatdump.source.MongoDocumentCursor;
-import dev.flatdump.source.OrgRecordDecoder;
 import dev.flatdump.source.PrefetchingIterator;
 import dev.flatdump.source.RawDocument;
-import dev.flatdump.source.SourceRecord;
 import java.util.Objects;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
@@ -18,13 +16,17 @@ import org.springframework.batch.infrastructure.item.ItemStreamException;
 import org.springframework.batch.infrastructure.item.ItemStreamReader;
 
 /**
- * The restartable reader: a thin ItemStream adapter around {@link MongoDocumentCursor} and {@link
- * OrgRecordDecoder}. It saves the last {@code _id} it returned under {@code
- * organizationsReader.lastId} (canonical Extended JSON, so the BSON type survives) and resumes
- * after it. The step saves that key only when everything up to it is durable, so a restart neither
- * skips nor repeats a document.
+ * The restartable reader: a thin ItemStream adapter around {@link MongoDocumentCursor}, handing out
+ * each document's bytes undecoded, in {@code _id} order. It saves the last {@code _id} it returned
+ * under {@code organizationsReader.lastId} (canonical Extended JSON, so the BSON type survives; the
+ * key keeps its first name so that runs recorded before can resume) and resumes after it. The step
+ * saves that key only when everything up to it is durable, so a restart neither skips nor repeats a
+ * document.
+ *
+ * <p>A document's bytes are valid until the next {@link #read()}: the caller decodes or encodes it
+ * before asking for the next one.
  */
-final class OrgItemReader implements ItemStreamReader<SourceRecord> {
+final class DocumentItemReader implements ItemStreamReader<RawDocument> {
 
   static final String NAME = "organizationsReader";
   static final String LAST_ID = NAME + ".lastId";
@@ -41,12 +43,11 @@ final class OrgItemReader implements ItemStreamReader<SourceRecord> {
   private final MongoCollection<RawBsonDocument> collection;
   private final BsonDocument query;
   private final MongoDocumentCursor.Settings settings;
-  private final OrgRecordDecoder decoder = new OrgRecordDecoder();
   private DocumentBlocks blocks;
   private PrefetchingIterator<RawDocument> documents;
   private BsonValue lastId;
 
-  OrgItemReader(
+  DocumentItemReader(
       MongoCollection<RawBsonDocument> collection,
       BsonDocument query,
       MongoDocumentCursor.Settings settings) {
@@ -72,17 +73,17 @@ final class OrgItemReader implements ItemStreamReader<SourceRecord> {
   }
 
   @Override
-  public SourceRecord read() {
+  public RawDocument read() {
     if (!documents.hasNext()) {
       return null;
     }
     RawDocument document = documents.next();
-    blocks.reached(document); // the record keeps nothing of the bytes
-    SourceRecord r = decoder.decode(document);
-    if (r.id() != null) {
-      lastId = r.id();
+    // the blocks before this document's go back to the cursor: the caller is done with them
+    blocks.reached(document);
+    if (document.id() != null) {
+      lastId = document.id();
     }
-    return r;
+    return document;
   }
 
   /**

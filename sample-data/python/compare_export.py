@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Reads a flatdump export in Python and compares every record with MongoDB.
+
+A consumer in another language needs only what an export ships: the schema (NAME.fbs), from which
+flatc generates Python code, and the `flatbuffers` package from PyPI. This program does that:
+
+  1. reads the export's manifest.json (OUT/current, or an export's own directory);
+  2. generates Python code for the schema with `flatc --python --gen-object-api`;
+  3. reads each shard with the generated code (the object API unpacks a record into objects);
+  4. reads the collection with pymongo in _id order, leaves out the documents in rejects.jsonl,
+     and compares each document with its record field by field, under flatdump's mapping rules
+     for the types that JSON-born data has: strings, integers, doubles, booleans, null (absent),
+     sub-documents (tables) and arrays (vectors). A field takes the BSON field of its own name, or
+     the one its `bson` attribute names.
+
+It prints "N records agree with MONGO_NAMESPACE" and exits 0, or prints the first difference and
+exits 1.
+
+Usage:
+  compare_export.py EXPORT_DIR --uri mongodb://HOST:PORT --db DB --collection COLL [--flatc PATH]
+
+Needs: flatc (PATH, $FLATC, or --flatc), `pip install flatbuffers pymongo`.
+"""
+
+import argparse
+import importlib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import pymongo
+from bson import json_util
+
+
+def lower_camel(name):
+    """flatc's Python object API names a field `state_code` as `stateCode`."""
+    parts = name.split("_")
+    return parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:])
+
+
+def parse_schema(text):
+    """The namespace, root type, and per table the BSON name of each field with a bson attribute."""
+    text = re.sub(r"//[^\n]*", "", text)
+    namespace = re.search(r"\bnamespace\s+([\w.]+)\s*;", text)
+    root = re.search(r"\broot_type\s+([\w.]+)\s*;", text).group(1)
+    renames = {}
+    for table in re.finditer(r"\b(?:table|struct)\s+(\w+)[^{]*\{([^}]*)\}", text):
+        for field in re.finditer(r"(\w+)\s*:[^;]*?\(([^)]*)\)\s*;", table.group(2)):
+            bson = re.search(r"\bbson\s*:\s*\"([^\"]+)\"", field.group(2))
+            if bson:
+                renames[(table.group(1), field.group(1))] = bson.group(1)
+    return (namespace.group(1) if namespace else ""), root.split(".")[-1], renames
+
+
+class Mismatch(Exception):
+    pass
+
+
+class Comparer:
+    def __init__(self, renames):
+        self.renames = renames
+
+    def table(self, doc, obj, path):
+        """Every field of the document is in the record, and the record holds nothing else."""
+        type_name = type(obj).__name__[:-1]  # StateT -> State
+        attrs = dict(vars(obj))
+        fields = {}
+        for (table, field), bson in self.renames.items():
+            if table == type_name:
+                fields[bson] = lower_camel(field)
+        seen = set()
+        for key, value in doc.items():
+            attr = fields.get(key, lower_camel(key))
+            if attr not in attrs:
+                raise Mismatch(f"{path}{key}: the document has it, the schema does not")
+            seen.add(attr)
+            self.value(value, attrs[attr], f"{path}{key}")
+        for attr, value in attrs.items():
+            if attr not in seen and value not in (None, 0, False):
+                raise Mismatch(f"{path}{attr}: the record has {value!r}, the document nothing")
+
+    def value(self, expected, actual, path):
+        if expected is None:
+            if actual not in (None, 0, False):
+                raise Mismatch(f"{path}: null in MongoDB, {actual!r} in the record")
+        elif isinstance(expected, bool):
+            if actual is not expected:
+                raise Mismatch(f"{path}: {expected!r} in MongoDB, {actual!r} in the record")
+        elif isinstance(expected, (int, float)):
+            if actual is None or actual != expected or type(actual) is bool:
+                raise Mismatch(f"{path}: {expected!r} in MongoDB, {actual!r} in the record")
+        elif isinstance(expected, str):
+            got = actual.decode("utf-8") if isinstance(actual, bytes) else actual
+            if got != expected:
+                raise Mismatch(f"{path}: {expected!r} in MongoDB, {got!r} in the record")
+        elif isinstance(expected, list):
+            if actual is None or len(actual) != len(expected):
+                raise Mismatch(f"{path}: {len(expected)} elements in MongoDB, record has {actual!r}")
+            for i, (e, a) in enumerate(zip(expected, actual)):
+                self.value(e, a, f"{path}[{i}]")
+        elif isinstance(expected, dict):
+            if actual is None:
+                raise Mismatch(f"{path}: a sub-document in MongoDB, nothing in the record")
+            self.table(expected, actual, f"{path}.")
+        else:
+            raise Mismatch(f"{path}: {type(expected).__name__} is not compared by this program")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("export", help="OUT (follows OUT/current) or an export's own directory")
+    parser.add_argument("--uri", required=True)
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--collection", required=True)
+    parser.add_argument("--flatc", default=os.environ.get("FLATC", "flatc"))
+    args = parser.parse_args()
+
+    export = args.export
+    if os.path.isdir(os.path.join(export, "current")):
+        export = os.path.realpath(os.path.join(export, "current"))
+    with open(os.path.join(export, "manifest.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+    schema_file = os.path.join(export, manifest["schema"]["file"])
+    with open(schema_file, encoding="utf-8") as f:
+        namespace, root, renames = parse_schema(f.read())
+
+    generated = tempfile.mkdtemp(prefix="flatdump-python-")
+    subprocess.run(
+        [args.flatc, "--python", "--gen-object-api", "-o", generated, schema_file], check=True
+    )
+    sys.path.insert(0, generated)
+    module = importlib.import_module(f"{namespace}.{root}" if namespace else root)
+    root_class = getattr(module, root)
+    root_object_class = getattr(module, root + "T")
+
+    rejected = set()
+    with open(os.path.join(export, "rejects.jsonl"), encoding="utf-8") as f:
+        for line in f:
+            rejected.add(json.dumps(json.loads(line)["_id"], sort_keys=True))
+
+    def id_key(value):
+        """An _id as rejects.jsonl writes it: relaxed Extended JSON."""
+        relaxed = json_util.dumps(value, json_options=json_util.RELAXED_JSON_OPTIONS)
+        return json.dumps(json.loads(relaxed), sort_keys=True)
+
+    client = pymongo.MongoClient(args.uri)
+    documents = (
+        d
+        for d in client[args.db][args.collection].find({}, sort=[("_id", 1)])
+        if id_key(d["_id"]) not in rejected
+    )
+    comparer = Comparer(renames)
+    count = 0
+    for shard in manifest["files"]:
+        if shard["format"] != "flatbuffers":
+            continue
+        with open(os.path.join(export, shard["name"]), "rb") as f:
+            buf = bytearray(f.read())
+        unpacked = root_object_class.InitFromObj(root_class.GetRootAs(buf, 0))
+        (records,) = [v for v in vars(unpacked).values() if isinstance(v, list)] or [[]]
+        for record in records:
+            doc = next(documents, None)
+            if doc is None:
+                print(f"the export has more records than MongoDB has documents (at {count})")
+                return 1
+            try:
+                comparer.table(doc, record, "")
+            except Mismatch as e:
+                print(f"record {count} (_id {doc['_id']!r}) differs: {e}")
+                return 1
+            count += 1
+    extra = next(documents, None)
+    if extra is not None:
+        print(f"MongoDB has a document the export lacks: _id {extra['_id']!r}")
+        return 1
+    print(f"{count} records agree with {args.db}.{args.collection}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
