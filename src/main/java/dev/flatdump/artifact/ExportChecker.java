@@ -1,5 +1,6 @@
 package dev.flatdump.artifact;
 
+import dev.flatdump.encode.plan.SchemaPlan;
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -11,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * Checks an export directory on its own, without MongoDB.
@@ -18,8 +20,9 @@ import java.util.Objects;
  * <ul>
  *   <li>{@code manifest.json} parses.
  *   <li>Every file it lists exists, with the listed size and SHA-256.
- *   <li>Every FlatBuffers shard passes {@link FlatBufferVerifier} and holds the listed number of
- *       organizations.
+ *   <li>Every FlatBuffers shard passes {@link FlatBufferVerifier} (organizations) or {@link
+ *       SchemaVerifier} (an export of the user's schema, through the binary schema it carries) and
+ *       holds the listed number of records.
  *   <li>Every {@code .gz} and {@code .zst} copy decompresses to exactly its shard's bytes.
  *   <li>No shard file lies in the directory unlisted.
  *   <li>{@code counts.exported} is the sum of the shards' records.
@@ -56,11 +59,23 @@ public final class ExportChecker {
    * @param problems every problem, in the order checked; empty for a sound export
    * @param files files the manifest lists
    * @param shards FlatBuffers shards the manifest lists
-   * @param organizations organizations in the shards that passed verification
+   * @param organizations records in the shards that passed verification
+   * @param audit for an export of the user's schema, what its shards still hold more than once
+   *     ({@link DedupAudit}), summed; empty for organizations
    */
-  public record Result(List<Problem> problems, int files, int shards, long organizations) {
+  public record Result(
+      List<Problem> problems,
+      int files,
+      int shards,
+      long organizations,
+      List<DedupAudit.Count> audit) {
     public Result {
       problems = List.copyOf(problems);
+      audit = List.copyOf(audit);
+    }
+
+    public Result(List<Problem> problems, int files, int shards, long organizations) {
+      this(problems, files, shards, organizations, List.of());
     }
 
     public boolean clean() {
@@ -101,9 +116,19 @@ public final class ExportChecker {
         problems.add(new Problem(f.name(), "is listed more than once in the manifest"));
       }
     }
+    SchemaPlan plan = null;
+    if (manifest.schema().binary() != null) {
+      try {
+        plan = SchemaArtifact.plan(dir, manifest);
+      } catch (ArtifactException e) {
+        problems.add(new Problem(manifest.schema().binary(), e.getMessage()));
+        return new Result(problems, listed.size(), 0, 0);
+      }
+    }
     long organizations = 0;
     long shardRecords = 0;
     int shards = 0;
+    List<DedupAudit.Count> audit = List.of();
     for (ArtifactFile f : listed.values()) {
       if (!isPlainName(f.name())) {
         problems.add(new Problem(f.name(), "is not a plain file name inside the export directory"));
@@ -118,12 +143,16 @@ public final class ExportChecker {
       if (FLATBUFFERS.equals(f.format())) {
         shards++;
         shardRecords += f.records() == null ? 0 : f.records();
-        organizations += checkShard(file, f, problems);
+        long records = checkShard(file, f, plan, problems);
+        organizations += records;
+        if (plan != null && records > 0) {
+          audit = DedupAudit.plus(audit, audit(file, plan, problems));
+        }
       } else if (ExportCheckCopies.isCompressed(f)) {
         ExportCheckCopies.check(file, f, listed, problems);
       }
     }
-    checkUnlisted(dir, listed, problems);
+    checkUnlisted(dir, listed, shardOrCopy(manifest), problems);
     Manifest.Counts counts = manifest.counts();
     if (counts.exported() != shardRecords) {
       problems.add(
@@ -135,7 +164,18 @@ public final class ExportChecker {
                   + shardRecords
                   + " records"));
     }
-    return new Result(problems, listed.size(), shards, organizations);
+    return new Result(problems, listed.size(), shards, organizations, audit);
+  }
+
+  /** What a verified shard still holds more than once. */
+  private static List<DedupAudit.Count> audit(Path file, SchemaPlan plan, List<Problem> problems) {
+    try (FileChannel ch = FileChannel.open(file)) {
+      return DedupAudit.audit(plan, ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()));
+    } catch (IOException e) {
+      problems.add(
+          new Problem(file.getFileName().toString(), "cannot be mapped: " + e.getMessage()));
+      return List.of();
+    }
   }
 
   private static void checkSizeAndSha256(Path file, ArtifactFile f, List<Problem> problems) {
@@ -155,8 +195,21 @@ public final class ExportChecker {
     }
   }
 
-  /** Verifies one shard; returns its organizations, or 0 when it did not verify. */
-  private static long checkShard(Path file, ArtifactFile f, List<Problem> problems) {
+  /** The names of the export's shards and copies: the schema's name, or organizations. */
+  private static Pattern shardOrCopy(Manifest manifest) {
+    if (manifest.schema().binary() == null) {
+      return ShardWriter.SHARD_OR_COPY;
+    }
+    String file = manifest.schema().binary();
+    return ShardWriter.shardOrCopy(file.substring(0, file.lastIndexOf('.')));
+  }
+
+  /**
+   * Verifies one shard, with the user's schema's plan or, when null, as organizations; returns its
+   * records, or 0 when it did not verify.
+   */
+  private static long checkShard(
+      Path file, ArtifactFile f, SchemaPlan plan, List<Problem> problems) {
     if (f.records() == null) {
       problems.add(new Problem(f.name(), "has no records count in the manifest"));
     }
@@ -169,14 +222,19 @@ public final class ExportChecker {
         return 0;
       }
       MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
-      result = FlatBufferVerifier.verify(buf);
+      result = plan == null ? FlatBufferVerifier.verify(buf) : SchemaVerifier.verify(plan, buf);
     } catch (IOException e) {
       problems.add(new Problem(f.name(), "cannot be mapped: " + e.getMessage()));
       return 0;
     }
+    String what = plan == null ? "organizations" : "records";
     if (!result.valid()) {
       problems.add(
-          new Problem(f.name(), "is not a valid organizations FlatBuffer: " + result.error()));
+          new Problem(
+              f.name(),
+              plan == null
+                  ? "is not a valid organizations FlatBuffer: " + result.error()
+                  : "is not a valid FlatBuffer of its schema: " + result.error()));
       return 0;
     }
     if (f.records() != null && result.organizations() != f.records()) {
@@ -185,7 +243,9 @@ public final class ExportChecker {
               f.name(),
               "holds "
                   + result.organizations()
-                  + " organizations, the manifest says "
+                  + " "
+                  + what
+                  + ", the manifest says "
                   + f.records()));
     }
     return result.organizations();
@@ -196,13 +256,13 @@ public final class ExportChecker {
    * list.
    */
   private static void checkUnlisted(
-      Path dir, Map<String, ArtifactFile> listed, List<Problem> problems) {
+      Path dir, Map<String, ArtifactFile> listed, Pattern shardOrCopy, List<Problem> problems) {
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       List<String> names = new ArrayList<>();
       ds.forEach(p -> names.add(p.getFileName().toString()));
       names.stream()
           .sorted()
-          .filter(n -> ShardWriter.SHARD_OR_COPY.matcher(n).matches())
+          .filter(n -> shardOrCopy.matcher(n).matches())
           .filter(n -> !listed.containsKey(n))
           .forEach(n -> problems.add(new Problem(n, "is a shard file the manifest does not list")));
     } catch (IOException e) {

@@ -106,7 +106,7 @@ public final class ExportVerifier {
    * The line's {@code _id}; {@code null} for a JSON null, as a {@link dev.flatdump.source.Reject}
    * has it.
    */
-  private static BsonValue idOf(String line) {
+  static BsonValue idOf(String line) {
     BsonDocument d;
     try {
       d = BsonDocument.parse(line);

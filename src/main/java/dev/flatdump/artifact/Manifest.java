@@ -70,7 +70,16 @@ public record Manifest(
    */
   public record Source(String database, String collection, String query) {}
 
-  public record Options(String dedup, List<String> compress, long shardSizeBytes) {}
+  /**
+   * @param strict with a user's schema, whether a field the schema does not name rejected its
+   *     document; null for the bundled organizations
+   */
+  public record Options(String dedup, List<String> compress, long shardSizeBytes, Boolean strict) {
+
+    public Options(String dedup, List<String> compress, long shardSizeBytes) {
+      this(dedup, compress, shardSizeBytes, null);
+    }
+  }
 
   public record Counts(long read, long exported, long rejected) {
     public Counts {

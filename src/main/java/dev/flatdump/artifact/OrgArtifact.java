@@ -31,9 +31,6 @@ public final class OrgArtifact implements Iterable<Org> {
     this.buffers = buffers;
   }
 
-  /** How often {@link #open} follows a pointer again when the export it named was removed. */
-  private static final int POINTER_ATTEMPTS = 5;
-
   /**
    * Opens an output directory's current export (following its pointer, see {@link OutputLayout}), a
    * directory with a {@code manifest.json}, or one FlatBuffers file. Should the export that the
@@ -41,17 +38,7 @@ public final class OrgArtifact implements Iterable<Org> {
    * pointer is followed again.
    */
   public static OrgArtifact open(Path path) {
-    for (int attempt = 1; ; attempt++) {
-      Path dir = Files.isDirectory(path) ? OutputLayout.resolve(path) : path;
-      try {
-        return openResolved(dir);
-      } catch (ArtifactException e) {
-        boolean followedPointer = !dir.equals(path);
-        if (!followedPointer || Files.isDirectory(dir) || attempt == POINTER_ATTEMPTS) {
-          throw e;
-        }
-      }
-    }
+    return OutputLayout.open(path, OrgArtifact::openResolved);
   }
 
   private static OrgArtifact openResolved(Path path) {

@@ -87,6 +87,29 @@ public final class OutputLayout {
     return named.map(n -> exportDir(path, n)).orElse(path);
   }
 
+  /** How often {@link #open} follows a pointer again when the export it named was removed. */
+  private static final int POINTER_ATTEMPTS = 5;
+
+  /**
+   * Opens what {@code path} names with {@code opener}: an output directory's current export
+   * (following its pointer), an export's own directory, or a file. Should the export that the
+   * pointer named be removed while it is being opened (newer exports published meanwhile), the
+   * pointer is followed again.
+   */
+  static <T> T open(Path path, java.util.function.Function<Path, T> opener) {
+    for (int attempt = 1; ; attempt++) {
+      Path dir = Files.isDirectory(path) ? resolve(path) : path;
+      try {
+        return opener.apply(dir);
+      } catch (ArtifactException e) {
+        boolean followedPointer = !dir.equals(path);
+        if (!followedPointer || Files.isDirectory(dir) || attempt == POINTER_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
   /**
    * The name of the current export according to {@code OUT/CURRENT}, or empty when there is none.
    *

@@ -44,12 +44,19 @@ public final class ShardWriter {
    * organizations-00000.fb}, plus {@code .gz} or {@code .zst}. Not {@code organizations.fbs}, the
    * schema.
    */
-  public static final java.util.regex.Pattern SHARD_OR_COPY =
-      java.util.regex.Pattern.compile(
-          java.util.regex.Pattern.quote(BASE_NAME)
-              + "(-\\d{5})?"
-              + java.util.regex.Pattern.quote(EXTENSION)
-              + "(\\.gz|\\.zst)?");
+  public static final java.util.regex.Pattern SHARD_OR_COPY = shardOrCopy(BASE_NAME);
+
+  /**
+   * The names a shard of base name {@code base} or one of its copies can have: {@code BASE.fb},
+   * {@code BASE-00000.fb}, plus {@code .gz} or {@code .zst}.
+   */
+  public static java.util.regex.Pattern shardOrCopy(String base) {
+    return java.util.regex.Pattern.compile(
+        java.util.regex.Pattern.quote(base)
+            + "(-\\d{5})?"
+            + java.util.regex.Pattern.quote(EXTENSION)
+            + "(\\.gz|\\.zst)?");
+  }
 
   private final Path dir;
   private final DedupOptions dedup;

@@ -24,10 +24,14 @@ import picocli.CommandLine.Spec;
       "Checks an export directory without MongoDB.",
       "It checks that:",
       "  - manifest.json parses; every file it lists exists with its size and sha256;",
-      "  - every shard is a well-formed FlatBuffer, verified offset by offset,",
-      "    and holds the organizations the manifest says;",
+      "  - every shard is a well-formed FlatBuffer of its schema (the bundled organizations, or",
+      "    the binary schema the export carries), verified offset by offset, and holds the",
+      "    records the manifest says;",
       "  - every .gz/.zst copy decompresses to exactly its shard's bytes;",
       "  - no shard file is unlisted, and counts.exported matches the shards.",
+      "For an export of your own schema it also counts, per kind (strings, vectors, each table",
+      "type), the equal objects a shard still holds more than once: 0 with de-dup on, except",
+      "for a table type whose sampling paused (the report's de-dup table says which).",
       "Prints one line per problem and a summary line; exits 1 if there is any problem."
     })
 public final class CheckCommand implements Callable<Integer> {
@@ -50,10 +54,18 @@ public final class CheckCommand implements Callable<Integer> {
     Path dir = OutputLayout.resolve(this.dir);
     ExportChecker.Result result = ExportChecker.check(dir);
     result.problems().forEach(p -> out.println("PROBLEM " + p));
+    for (var c : result.audit()) {
+      out.printf(
+          Locale.ROOT,
+          "de-dup audit: %s: %,d held more than once among %,d%n",
+          c.kind(),
+          c.duplicates(),
+          c.objects());
+    }
     if (result.clean()) {
       out.printf(
           Locale.ROOT,
-          "checked %s: %d files, %d shard%s, %,d organizations, no problems%n",
+          "checked %s: %d files, %d shard%s, %,d records, no problems%n",
           dir,
           result.files(),
           result.shards(),

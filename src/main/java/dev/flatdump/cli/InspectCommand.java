@@ -2,6 +2,8 @@ package dev.flatdump.cli;
 
 import dev.flatdump.Org;
 import dev.flatdump.artifact.OrgArtifact;
+import dev.flatdump.artifact.RecordJson;
+import dev.flatdump.artifact.SchemaArtifact;
 import dev.flatdump.encode.OrgStreamEncoder;
 import dev.flatdump.encode.StreamFormat;
 import java.io.FilterOutputStream;
@@ -27,7 +29,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Prints what an export directory or a .fb file holds.",
       "Opens the export (through its manifest) or the file with mmap, and prints its shards,"
-          + " its record count and the first N records as JSON lines."
+          + " its record count and the first N records as JSON lines; an export of your own"
+          + " schema is read through the binary schema it carries."
     })
 public final class InspectCommand implements Callable<Integer> {
 
@@ -49,6 +52,9 @@ public final class InspectCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--json must be >= 0, got " + json);
     }
     PrintWriter out = spec.commandLine().getOut();
+    if (SchemaArtifact.isSchemaExport(path)) {
+      return inspect(SchemaArtifact.open(path), out);
+    }
     OrgArtifact artifact = OrgArtifact.open(path);
     long total = 0;
     long bytes = 0;
@@ -87,6 +93,40 @@ public final class InspectCommand implements Callable<Integer> {
         }
       }
     }
+    return 0;
+  }
+
+  /** An export of the user's schema: its records through the binary schema it carries. */
+  private int inspect(SchemaArtifact artifact, PrintWriter out) throws IOException {
+    RecordJson records = new RecordJson(artifact.plan());
+    long total = 0;
+    long bytes = 0;
+    for (int i = 0; i < artifact.files().size(); i++) {
+      Path f = artifact.files().get(i);
+      long n = records.count(artifact.shards().get(i));
+      long size = Files.size(f);
+      total += n;
+      bytes += size;
+      out.printf(
+          Locale.ROOT, "shard %d  %s  %,d bytes  %,d records%n", i, f.getFileName(), size, n);
+    }
+    out.printf(
+        Locale.ROOT,
+        "total  %,d records of %s in %,d bytes (%d shard%s)%n",
+        total,
+        artifact.plan().record().name(),
+        bytes,
+        artifact.files().size(),
+        artifact.files().size() == 1 ? "" : "s");
+    int printed = 0;
+    for (int s = 0; s < artifact.shards().size() && printed < json; s++) {
+      var shard = artifact.shards().get(s);
+      int n = records.count(shard);
+      for (int i = 0; i < n && printed < json; i++, printed++) {
+        out.println(records.record(shard, i));
+      }
+    }
+    out.flush();
     return 0;
   }
 }

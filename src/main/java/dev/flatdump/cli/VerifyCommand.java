@@ -1,11 +1,14 @@
 package dev.flatdump.cli;
 
 import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCursor;
 import dev.flatdump.artifact.ExportVerifier;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OrgArtifact;
 import dev.flatdump.artifact.OutputLayout;
 import dev.flatdump.artifact.RejectsWriter;
+import dev.flatdump.artifact.SchemaArtifact;
+import dev.flatdump.artifact.SchemaExportVerifier;
 import dev.flatdump.source.MongoDocumentCursor;
 import dev.flatdump.source.MongoOrgSource;
 import java.io.PrintWriter;
@@ -14,6 +17,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.bson.BsonDocument;
+import org.bson.BsonInt32;
 import org.bson.RawBsonDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -65,6 +69,9 @@ public final class VerifyCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Path dir = OutputLayout.resolve(this.dir);
     Manifest manifest = Manifest.read(dir.resolve(Manifest.FILE_NAME));
+    if (manifest.schema().binary() != null) {
+      return verifySchemaExport(dir, manifest, out);
+    }
     OrgArtifact artifact = OrgArtifact.open(dir);
     try (MongoClient client = mongo.connect();
         MongoOrgSource source =
@@ -73,22 +80,50 @@ public final class VerifyCommand implements Callable<Integer> {
                 BsonDocument.parse(manifest.source().query()),
                 null,
                 MongoDocumentCursor.Settings.DEFAULTS)) {
-      ExportVerifier.Result result =
+      return print(
           new ExportVerifier(maxDifferences)
-              .verify(source, artifact.iterator(), dir.resolve(RejectsWriter.FILE_NAME));
-      result.differences().forEach(d -> out.println("DIFF " + d));
-      if (result.clean()) {
-        out.printf(Locale.ROOT, "verified: %,d documents agree with %s%n", result.compared(), dir);
-        out.flush();
-        return 0;
-      }
-      out.printf(
-          Locale.ROOT,
-          "%,d differences in %,d documents%n",
-          result.totalDifferences(),
-          result.compared());
-      out.flush();
-      return Flatdump.EXIT_FAILED;
+              .verify(source, artifact.iterator(), dir.resolve(RejectsWriter.FILE_NAME)),
+          dir,
+          out);
     }
+  }
+
+  /**
+   * An export of the user's schema: the documents as the driver decodes them, mapped by the rules,
+   * against the records read back through the binary schema the export carries.
+   */
+  private int verifySchemaExport(Path dir, Manifest manifest, PrintWriter out) {
+    SchemaArtifact artifact = SchemaArtifact.open(dir);
+    boolean strict = Boolean.TRUE.equals(manifest.options().strict());
+    try (MongoClient client = mongo.connect();
+        MongoCursor<BsonDocument> source =
+            client
+                .getDatabase(mongo.db)
+                .getCollection(mongo.collection, BsonDocument.class)
+                .find(BsonDocument.parse(manifest.source().query()))
+                .sort(new BsonDocument("_id", new BsonInt32(1)))
+                .iterator()) {
+      return print(
+          new SchemaExportVerifier(artifact.plan(), strict, maxDifferences)
+              .verify(source, artifact.shards(), dir.resolve(RejectsWriter.FILE_NAME)),
+          dir,
+          out);
+    }
+  }
+
+  private static int print(ExportVerifier.Result result, Path dir, PrintWriter out) {
+    result.differences().forEach(d -> out.println("DIFF " + d));
+    if (result.clean()) {
+      out.printf(Locale.ROOT, "verified: %,d documents agree with %s%n", result.compared(), dir);
+      out.flush();
+      return 0;
+    }
+    out.printf(
+        Locale.ROOT,
+        "%,d differences in %,d documents%n",
+        result.totalDifferences(),
+        result.compared());
+    out.flush();
+    return Flatdump.EXIT_FAILED;
   }
 }

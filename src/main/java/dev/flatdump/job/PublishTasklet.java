@@ -67,7 +67,10 @@ final class PublishTasklet implements Tasklet {
             schemaInfo,
             new Manifest.Source(options.database(), options.collection(), options.query()),
             new Manifest.Options(
-                options.dedup().toString(), options.compress(), options.shardSize()),
+                options.schemaMode() ? options.dedup().tablesText() : options.dedup().toString(),
+                options.compress(),
+                options.shardSize(),
+                options.schemaMode() ? options.strict() : null),
             new Manifest.Counts(exported + rejected, exported, rejected),
             files,
             started,

@@ -44,7 +44,7 @@ public record Reject(BsonValue id, String field, String reason) {
   }
 
   /** An {@code _id} as relaxed Extended JSON, e.g. {@code {"$oid": "65920080..."}} or {@code 7}. */
-  static String idToJson(BsonValue id) {
+  public static String idToJson(BsonValue id) {
     String json = new BsonDocument("_id", id).toJson(RELAXED);
     // {"_id": <value>}
     return json.substring("{\"_id\": ".length(), json.length() - 1);

@@ -57,7 +57,7 @@ class CheckCommandTest {
         .satisfies(
             line ->
                 assertThat(line)
-                    .contains(dir.toString(), ExportCheckFixtures.ORGS + " organizations")
+                    .contains(dir.toString(), ExportCheckFixtures.ORGS + " records")
                     .endsWith("no problems"));
   }
 

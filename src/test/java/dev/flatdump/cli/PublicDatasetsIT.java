@@ -78,6 +78,11 @@ class PublicDatasetsIT {
     PythonReader.Result python = PythonReader.compare(out, server.uri(), db.getName(), "states");
     assertThat(python.exitCode()).as(python.output()).isZero();
     assertThat(python.output()).isEqualTo("5084 records agree with " + db.getName() + ".states");
+    assertEveryCommandReadsIt(server, db, "states", out, 5084);
+    CliRun inspect = CliRun.of("inspect", out.toString(), "--json", "1");
+    assertThat(inspect.out())
+        .contains("5,084 records of flatdump.samples.states.State")
+        .contains("{\"id\":" + states.get(0).getInt32("_id").getValue() + ",");
 
     // the Python reader can tell: one city renamed in MongoDB after the export
     db.getCollection("states")
@@ -85,6 +90,9 @@ class PublicDatasetsIT {
     PythonReader.Result changed = PythonReader.compare(out, server.uri(), db.getName(), "states");
     assertThat(changed.exitCode()).as(changed.output()).isEqualTo(1);
     assertThat(changed.output()).contains("record 7").contains("cities[0].name: 'X' in MongoDB");
+    CliRun verify = ExportCommandIT.verify(server, db, "states", out);
+    assertThat(verify.exitCode()).as(verify.toString()).isEqualTo(1);
+    assertThat(verify.out()).contains("(record 7): cities[0].name is ").contains(", X in MongoDB");
   }
 
   @Test
@@ -129,6 +137,21 @@ class PublicDatasetsIT {
     assertThat(python.exitCode()).as(python.output()).isZero();
     assertThat(python.output())
         .isEqualTo(expected.size() + " records agree with " + db.getName() + ".emoji");
+    assertEveryCommandReadsIt(server, db, "emoji", out, expected.size());
+  }
+
+  /** {@code check} finds it sound and nothing held twice; {@code verify} finds it equal. */
+  private static void assertEveryCommandReadsIt(
+      MongoServer server, MongoDatabase db, String coll, Path out, int records) {
+    CliRun check = CliRun.of("check", out.toString());
+    assertThat(check.exitCode()).as(check.toString()).isZero();
+    assertThat(check.out())
+        .contains(String.format(java.util.Locale.ROOT, "%,d records, no problems", records));
+    assertThat(check.out().lines().filter(l -> l.startsWith("de-dup audit: ")))
+        .hasSizeGreaterThanOrEqualTo(3)
+        .allMatch(l -> l.contains(": 0 held more than once"));
+    CliRun verify = ExportCommandIT.verify(server, db, coll, out);
+    assertThat(verify.exitCode()).as(verify.toString()).isZero();
   }
 
   /** Record by record, so that a failure shows the first that differs, not thousands. */

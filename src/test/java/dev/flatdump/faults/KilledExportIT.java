@@ -154,6 +154,54 @@ class KilledExportIT {
         point, published, Artifacts.stepTable(rerun.out()));
   }
 
+  /**
+   * The same with the user's schema ({@code --schema}, the schema-driven engine): killed in
+   * exportStep, the rerun resumes and gives the data files of an uninterrupted run, byte for byte.
+   */
+  @org.junit.jupiter.api.Test
+  @Timeout(240)
+  void aSchemaExportKilledInExportStepResumesWithIdenticalData(
+      MongoServer server, @TempDir Path tmp) throws Exception {
+    ReferenceExport reference = ReferenceExport.on(server);
+    String[] schema = {
+      "--schema", Path.of("schemas", "organizations.fbs").toAbsolutePath().toString()
+    };
+    Path uninterrupted = tmp.resolve("uninterrupted");
+    CliResult whole =
+        CliResult.inProcess(reference.exportArgs(uninterrupted, schema).toArray(String[]::new));
+    assertThat(whole.exitCode()).as("%s", whole).isZero();
+    Path expected = OutputLayout.resolve(uninterrupted);
+
+    Path out = tmp.resolve("out");
+    List<String> args = reference.exportArgs(out, schema);
+    try (JarRun run = JarRun.start(tmp.resolve("killed.log"), args)) {
+      Predicate<Path> third = KillPoint.staged(n -> n.equals("organizations-00002.fb"));
+      boolean hit = run.awaitWhileAlive(() -> third.test(out), 2, Duration.ofMinutes(3));
+      assertThat(hit && run.isAlive())
+          .as("still at work when killed; log:\n%s", run.log())
+          .isTrue();
+      run.kill();
+    }
+    assertThat(Artifacts.exportDirs(out)).as("exports published by the killed run").isEmpty();
+
+    CliResult rerun = CliResult.inProcess(args.toArray(String[]::new));
+    assertThat(rerun.exitCode()).as("%s", rerun).isZero();
+    assertThat(rerun.err()).contains("resumed the failed run");
+    assertThat(readByStep(rerun.out()).get("exportStep"))
+        .as("documents the resumed exportStep read again; %s", rerun)
+        .isBetween(1L, ReferenceExport.ORGS - 1L);
+    Path actual = OutputLayout.resolve(out);
+    Map<String, String> want = checksums(expected);
+    Map<String, String> got = checksums(actual);
+    for (String report : List.of("report.json", "report.md", "report.html", "manifest.json")) {
+      want.remove(report);
+      got.remove(report);
+    }
+    assertThat(got).as("data and schema files of the resumed export").isEqualTo(want);
+    assertThat(got).containsKeys("organizations.fbs", "organizations.bfbs", "rejects.jsonl");
+    assertThat(got.keySet().stream().filter(n -> n.endsWith(".fb"))).hasSizeGreaterThan(20);
+  }
+
   private static Path onlyExport(Path out) throws IOException {
     List<Path> dirs = Artifacts.exportDirs(out);
     assertThat(dirs).as("exports in %s", out).hasSize(1);

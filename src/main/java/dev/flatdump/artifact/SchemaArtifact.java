@@ -1,0 +1,151 @@
+package dev.flatdump.artifact;
+
+import dev.flatdump.encode.plan.SchemaException;
+import dev.flatdump.encode.plan.SchemaPlan;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads an export of the user's schema ({@code export --schema}) back, zero-copy, through the
+ * binary schema it carries: each shard is memory-mapped read-only and checked once by {@link
+ * SchemaVerifier}; records are read through {@link RecordJson}. Opens an output directory
+ * (following its pointer), an export's own directory, or one shard file inside an export's
+ * directory.
+ *
+ * <p>Thread-safe for reading once opened. The mappings live until the object is garbage collected.
+ */
+public final class SchemaArtifact {
+
+  private final Manifest manifest;
+  private final SchemaPlan plan;
+  private final List<Path> files;
+  private final List<MappedByteBuffer> buffers;
+
+  private SchemaArtifact(
+      Manifest manifest, SchemaPlan plan, List<Path> files, List<MappedByteBuffer> buffers) {
+    this.manifest = manifest;
+    this.plan = plan;
+    this.files = files;
+    this.buffers = buffers;
+  }
+
+  /**
+   * Whether {@code path} names an export of a user's schema: its manifest (or, for a file, the
+   * manifest beside it) names a binary schema.
+   */
+  public static boolean isSchemaExport(Path path) {
+    Path dir =
+        Files.isDirectory(path) ? OutputLayout.resolve(path) : path.toAbsolutePath().getParent();
+    Path manifest = dir == null ? null : dir.resolve(Manifest.FILE_NAME);
+    return manifest != null
+        && Files.isRegularFile(manifest)
+        && Manifest.read(manifest).schema().binary() != null;
+  }
+
+  /**
+   * Opens the export {@code path} names.
+   *
+   * @throws ArtifactException when it is not a finished export of a user's schema, or a shard does
+   *     not verify
+   */
+  public static SchemaArtifact open(Path path) {
+    return OutputLayout.open(path, SchemaArtifact::openResolved);
+  }
+
+  private static SchemaArtifact openResolved(Path path) {
+    boolean oneFile = !Files.isDirectory(path);
+    Path dir = oneFile ? path.toAbsolutePath().getParent() : path;
+    Path manifestFile = dir.resolve(Manifest.FILE_NAME);
+    if (!Files.isRegularFile(manifestFile)) {
+      throw new ArtifactException(
+          dir + " has no " + Manifest.FILE_NAME + ": not a finished export");
+    }
+    Manifest manifest = Manifest.read(manifestFile);
+    SchemaPlan plan = plan(dir, manifest);
+    List<Path> files = new ArrayList<>();
+    if (oneFile) {
+      files.add(path);
+    } else {
+      for (ArtifactFile f : manifest.shards()) {
+        files.add(dir.resolve(f.name()));
+      }
+    }
+    List<MappedByteBuffer> buffers = new ArrayList<>();
+    for (Path f : files) {
+      buffers.add(map(plan, f));
+    }
+    return new SchemaArtifact(manifest, plan, List.copyOf(files), List.copyOf(buffers));
+  }
+
+  /**
+   * The plan of the binary schema the export in {@code dir} carries.
+   *
+   * @throws ArtifactException when the manifest names none, or it is missing or unreadable
+   */
+  static SchemaPlan plan(Path dir, Manifest manifest) {
+    String binary = manifest.schema().binary();
+    if (binary == null) {
+      throw new ArtifactException(
+          dir + " is an export of the bundled organizations schema, not of a user's schema");
+    }
+    Path file = dir.resolve(binary);
+    try {
+      return SchemaPlan.fromBinary(ByteBuffer.wrap(Files.readAllBytes(file)), file.toString());
+    } catch (IOException e) {
+      throw new ArtifactException(
+          "cannot read the binary schema " + file + ": " + e.getMessage(), e);
+    } catch (SchemaException e) {
+      throw new ArtifactException(
+          "the binary schema " + file + " does not load: " + e.getMessage(), e);
+    }
+  }
+
+  private static MappedByteBuffer map(SchemaPlan plan, Path file) {
+    try (FileChannel ch = FileChannel.open(file)) {
+      MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
+      // a service must never read a broken file unknowingly: check every offset before use
+      FlatBufferVerifier.Result check = SchemaVerifier.verify(plan, buf);
+      if (!check.valid()) {
+        throw new ArtifactException(
+            file + " is not a valid FlatBuffer of " + plan.source() + ": " + check.error());
+      }
+      return buf;
+    } catch (IOException e) {
+      throw new ArtifactException("cannot map " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  public Manifest manifest() {
+    return manifest;
+  }
+
+  public SchemaPlan plan() {
+    return plan;
+  }
+
+  /** The shard files, in order. */
+  public List<Path> files() {
+    return files;
+  }
+
+  /** The mapped shards, in order; each a read-only view positioned at the buffer's start. */
+  public List<MappedByteBuffer> shards() {
+    return buffers;
+  }
+
+  /** Records in all shards. */
+  public long count() {
+    RecordJson json = new RecordJson(plan);
+    long n = 0;
+    for (MappedByteBuffer b : buffers) {
+      n += json.count(b);
+    }
+    return n;
+  }
+}

@@ -1,0 +1,517 @@
+package dev.flatdump.artifact;
+
+import dev.flatdump.encode.plan.EnumPlan;
+import dev.flatdump.encode.plan.FieldKind;
+import dev.flatdump.encode.plan.FieldPlan;
+import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.encode.plan.TablePlan;
+import dev.flatdump.source.Reject;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import org.bson.BsonBinary;
+import org.bson.BsonBinarySubType;
+import org.bson.BsonDocument;
+import org.bson.BsonValue;
+
+/**
+ * Compares an export of the user's schema with its source, record by record and field by field,
+ * independently of the export's own decoder: the source documents are decoded by the driver ({@link
+ * BsonDocument}), mapped here by the rules of {@code docs/mapping.md} into the values a record must
+ * hold (or the reason it cannot be one), and compared with the records read back from the shards
+ * through the binary schema. A document the rules refuse must be the next line of {@code
+ * rejects.jsonl}; every other must be the next record; nothing may be left over on either side.
+ *
+ * <p>Values compare as a reader sees them: a scalar left out reads as its default, so it equals the
+ * default given; floating-point values compare by their bits ({@code -0.0} and NaN payloads
+ * included); enums by their number. Not thread-safe.
+ */
+public final class SchemaExportVerifier {
+
+  /** A floating-point value by its bits, as a field holds it. */
+  record Real(long bits) {
+    @Override
+    public String toString() {
+      return Double.longBitsToDouble(bits) + " (0x" + Long.toHexString(bits) + ")";
+    }
+  }
+
+  /** Why a document cannot be a record. */
+  static final class NotFit extends RuntimeException {
+    NotFit(String path, String reason) {
+      super(path.isEmpty() ? reason : path + ": " + reason, null, false, false);
+    }
+  }
+
+  private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
+
+  private final SchemaPlan plan;
+  private final boolean strict;
+  private final int maxDifferences;
+  private final List<String> differences = new ArrayList<>();
+  private long total;
+
+  public SchemaExportVerifier(SchemaPlan plan, boolean strict, int maxDifferences) {
+    this.plan = Objects.requireNonNull(plan, "plan");
+    this.strict = strict;
+    this.maxDifferences = maxDifferences;
+  }
+
+  /**
+   * @param source the source's documents in {@code _id} order (same query as the export), decoded
+   *     by the driver
+   * @param artifact the export's shards, in order
+   * @param rejects the export's {@code rejects.jsonl}
+   */
+  public ExportVerifier.Result verify(
+      Iterator<BsonDocument> source, List<? extends ByteBuffer> artifact, Path rejects) {
+    differences.clear();
+    total = 0;
+    long compared = 0;
+    Iterator<Map<String, Object>> records = records(artifact);
+    long index = 0;
+    try (BufferedReader rejected = Files.newBufferedReader(rejects, StandardCharsets.UTF_8)) {
+      while (source.hasNext()) {
+        BsonDocument doc = source.next();
+        compared++;
+        BsonValue id = doc.get("_id");
+        Map<String, Object> expected;
+        try {
+          if (id == null) {
+            throw new NotFit("_id", "missing");
+          }
+          expected = table(plan.record(), doc, "");
+        } catch (NotFit e) {
+          String line = rejected.readLine();
+          BsonValue rejectedId = line == null ? null : ExportVerifier.idOf(line);
+          if (line == null || !Objects.equals(rejectedId, id)) {
+            difference(
+                "_id "
+                    + Reject.idToJson(id)
+                    + ": does not fit the schema ("
+                    + e.getMessage()
+                    + ") but is not the next line of rejects.jsonl"
+                    + (line == null
+                        ? ""
+                        : " (found _id "
+                            + (rejectedId == null ? "null" : Reject.idToJson(rejectedId))
+                            + ")"));
+          }
+          continue;
+        }
+        if (!records.hasNext()) {
+          difference(
+              "_id "
+                  + Reject.idToJson(id)
+                  + ": in MongoDB but missing from the artifact (it has only "
+                  + index
+                  + " records)");
+          continue;
+        }
+        compare(
+            "_id " + Reject.idToJson(id) + " (record " + index++ + ")",
+            "",
+            expected,
+            records.next());
+      }
+      long extra = 0;
+      while (records.hasNext()) {
+        records.next();
+        extra++;
+      }
+      if (extra > 0) {
+        difference("the artifact has " + extra + " records more than MongoDB returns");
+      }
+      if (rejected.readLine() != null) {
+        difference("rejects.jsonl has lines for documents that fit the schema");
+      }
+    } catch (IOException e) {
+      throw new ArtifactException("cannot read " + rejects + ": " + e.getMessage(), e);
+    }
+    return new ExportVerifier.Result(compared, List.copyOf(differences), total);
+  }
+
+  private void compare(String where, String path, Object expected, Object actual) {
+    if (expected instanceof Map<?, ?> e && actual instanceof Map<?, ?> a) {
+      Set<Object> keys = new HashSet<>(e.keySet());
+      keys.addAll(a.keySet());
+      for (Object k : keys) {
+        compare(where, path.isEmpty() ? k.toString() : path + "." + k, e.get(k), a.get(k));
+      }
+    } else if (expected instanceof List<?> e && actual instanceof List<?> a) {
+      if (e.size() != a.size()) {
+        difference(where + ": " + path + " has " + a.size() + " elements, MongoDB " + e.size());
+        return;
+      }
+      for (int i = 0; i < e.size(); i++) {
+        compare(where, path + "[" + i + "]", e.get(i), a.get(i));
+      }
+    } else if (!Objects.equals(expected, actual)) {
+      difference(
+          where + ": " + path + " is " + actual + " in the artifact, " + expected + " in MongoDB");
+    }
+  }
+
+  private void difference(String text) {
+    total++;
+    if (differences.size() < maxDifferences) {
+      differences.add(text);
+    }
+  }
+
+  // ---- the source side: a driver-decoded document mapped by the rules --------------------------
+
+  private Map<String, Object> table(TablePlan t, BsonDocument doc, String path) {
+    Map<String, FieldPlan> byBson = new LinkedHashMap<>();
+    for (FieldPlan f : t.fields()) {
+      if (!f.deprecated()) {
+        byBson.put(f.bsonName(), f);
+      }
+    }
+    boolean record = t == plan.record();
+    for (String key : doc.keySet()) {
+      if (!byBson.containsKey(key) && strict && !(record && key.equals("_id"))) {
+        throw new NotFit(join(path, key), "not in the schema (--strict)");
+      }
+    }
+    Map<String, Object> values = new LinkedHashMap<>();
+    for (FieldPlan f : t.fields()) {
+      if (f.deprecated()) {
+        continue;
+      }
+      BsonValue v = doc.get(f.bsonName());
+      String p = join(path, f.bsonName());
+      Object value = v == null || v.isNull() ? null : value(f, f.kind(), v, p);
+      if (value == null && f.required()) {
+        throw new NotFit(p, "required, and missing or null");
+      }
+      values.put(f.name(), value == null ? absent(f) : value);
+    }
+    return values;
+  }
+
+  private Map<String, Object> struct(TablePlan st, BsonValue v, String path) {
+    if (!v.isDocument()) {
+      throw new NotFit(path, "expected a document for struct " + st.name());
+    }
+    BsonDocument doc = v.asDocument();
+    Map<String, Object> values = new LinkedHashMap<>();
+    for (FieldPlan f : st.fields()) {
+      BsonValue x = doc.get(f.bsonName());
+      String p = join(path, f.bsonName());
+      if (x == null || x.isNull()) {
+        throw new NotFit(p, "missing: a struct needs every field");
+      }
+      values.put(f.name(), value(f, f.kind(), x, p));
+    }
+    return values;
+  }
+
+  /** What a reader gets for a field left out. */
+  private static Object absent(FieldPlan f) {
+    if (!f.kind().isScalar() || f.optional()) {
+      return null;
+    }
+    return switch (f.kind()) {
+      case BOOL -> f.defaultInteger() != 0;
+      case FLOAT -> new Real(Double.doubleToRawLongBits((float) f.defaultReal()));
+      case DOUBLE -> new Real(Double.doubleToRawLongBits(f.defaultReal()));
+      default -> f.defaultInteger();
+    };
+  }
+
+  private Object value(FieldPlan f, FieldKind kind, BsonValue v, String path) {
+    return switch (kind) {
+      case BOOL -> {
+        if (!v.isBoolean()) {
+          throw new NotFit(path, "expected bool");
+        }
+        yield v.asBoolean().getValue();
+      }
+      case FLOAT, DOUBLE -> real(kind, v, path);
+      case STRING -> string(v, path);
+      case STRUCT -> struct(plan.tables().get(f.typeIndex()), v, path);
+      case TABLE -> {
+        if (!v.isDocument()) {
+          throw new NotFit(path, "expected a document");
+        }
+        yield table(plan.tables().get(f.typeIndex()), v.asDocument(), path);
+      }
+      case VECTOR -> vector(f, v, path);
+      default -> integer(f, kind, v, path);
+    };
+  }
+
+  private List<Object> vector(FieldPlan f, BsonValue v, String path) {
+    List<Object> out = new ArrayList<>();
+    if (f.element() == FieldKind.UBYTE && f.enumIndex() < 0 && (v.isBinary() || v.isObjectId())) {
+      byte[] bytes =
+          v.isBinary() ? v.asBinary().getData() : v.asObjectId().getValue().toByteArray();
+      for (byte b : bytes) {
+        out.add((long) (b & 0xff));
+      }
+      return out;
+    }
+    if (!v.isArray()) {
+      throw new NotFit(path, "expected an array");
+    }
+    var array = v.asArray();
+    for (int i = 0; i < array.size(); i++) {
+      BsonValue e = array.get(i);
+      String p = path + "[" + i + "]";
+      if (e.isNull()) {
+        throw new NotFit(p, "null in a vector");
+      }
+      out.add(value(f, f.element(), e, p));
+    }
+    return out;
+  }
+
+  private static String string(BsonValue v, String path) {
+    if (v.isString()) {
+      return v.asString().getValue();
+    }
+    if (v.isObjectId()) {
+      return v.asObjectId().getValue().toHexString();
+    }
+    if (v.isDecimal128()) {
+      return v.asDecimal128().getValue().toString();
+    }
+    if (v.isBinary()) {
+      BsonBinary b = v.asBinary();
+      if (b.getType() == BsonBinarySubType.UUID_STANDARD.getValue() && b.getData().length == 16) {
+        ByteBuffer bb = ByteBuffer.wrap(b.getData());
+        return new UUID(bb.getLong(), bb.getLong()).toString();
+      }
+    }
+    throw new NotFit(path, "expected a string");
+  }
+
+  private static Real real(FieldKind kind, BsonValue v, String path) {
+    double d;
+    if (v.isDouble()) {
+      d = v.asDouble().getValue();
+    } else if (v.isInt32()) {
+      d = v.asInt32().getValue();
+    } else if (v.isInt64()) {
+      long l = v.asInt64().getValue();
+      d = l;
+      if (new BigDecimal(d).compareTo(BigDecimal.valueOf(l)) != 0) {
+        throw new NotFit(path, l + " is not exactly a double");
+      }
+    } else {
+      throw new NotFit(path, "expected a number");
+    }
+    if (kind == FieldKind.DOUBLE) {
+      return new Real(Double.doubleToRawLongBits(d));
+    }
+    float f = (float) d;
+    if (Double.doubleToRawLongBits(f) != Double.doubleToRawLongBits(d)) {
+      throw new NotFit(path, d + " is not exactly a float");
+    }
+    return new Real(Double.doubleToRawLongBits(f));
+  }
+
+  private Long integer(FieldPlan f, FieldKind kind, BsonValue v, String path) {
+    BigInteger value;
+    EnumPlan e = f.enumIndex() < 0 ? null : plan.enums().get(f.enumIndex());
+    if (v.isString() && e != null) {
+      Long named = e.byName().get(v.asString().getValue());
+      if (named == null) {
+        throw new NotFit(path, "'" + v.asString().getValue() + "' is not a value of " + e.name());
+      }
+      return named;
+    }
+    if (v.isInt32()) {
+      value = BigInteger.valueOf(v.asInt32().getValue());
+    } else if (v.isInt64()) {
+      value = BigInteger.valueOf(v.asInt64().getValue());
+    } else if (v.isDouble() && e == null) {
+      double d = v.asDouble().getValue();
+      if (Double.isNaN(d) || Double.isInfinite(d) || d != Math.rint(d)) {
+        throw new NotFit(path, d + " is not an integer");
+      }
+      value = new BigDecimal(d).toBigIntegerExact();
+    } else if (v.isDateTime() && kind == FieldKind.LONG && e == null) {
+      return v.asDateTime().getValue();
+    } else if (v.isTimestamp() && kind == FieldKind.ULONG && e == null) {
+      return v.asTimestamp().getValue();
+    } else {
+      throw new NotFit(path, "expected an integer for " + kind.name().toLowerCase());
+    }
+    BigInteger min;
+    BigInteger max;
+    switch (kind) {
+      case BYTE -> {
+        min = BigInteger.valueOf(Byte.MIN_VALUE);
+        max = BigInteger.valueOf(Byte.MAX_VALUE);
+      }
+      case UBYTE -> {
+        min = BigInteger.ZERO;
+        max = BigInteger.valueOf(0xff);
+      }
+      case SHORT -> {
+        min = BigInteger.valueOf(Short.MIN_VALUE);
+        max = BigInteger.valueOf(Short.MAX_VALUE);
+      }
+      case USHORT -> {
+        min = BigInteger.ZERO;
+        max = BigInteger.valueOf(0xffff);
+      }
+      case INT -> {
+        min = BigInteger.valueOf(Integer.MIN_VALUE);
+        max = BigInteger.valueOf(Integer.MAX_VALUE);
+      }
+      case UINT -> {
+        min = BigInteger.ZERO;
+        max = BigInteger.valueOf(0xffff_ffffL);
+      }
+      case LONG -> {
+        min = BigInteger.valueOf(Long.MIN_VALUE);
+        max = BigInteger.valueOf(Long.MAX_VALUE);
+      }
+      case ULONG -> {
+        min = BigInteger.ZERO;
+        max = TWO_64.subtract(BigInteger.ONE);
+      }
+      default -> throw new IllegalStateException("not an integer kind: " + kind);
+    }
+    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+      throw new NotFit(path, value + " out of range for " + kind.name().toLowerCase());
+    }
+    long bits = value.longValue();
+    if (e != null && !e.declares(bits)) {
+      throw new NotFit(path, value + " is not a value of " + e.name());
+    }
+    return bits;
+  }
+
+  private static String join(String path, String name) {
+    return path.isEmpty() ? name : path + "." + name;
+  }
+
+  // ---- the artifact side: records read back through the plan -----------------------------------
+
+  private Iterator<Map<String, Object>> records(List<? extends ByteBuffer> shards) {
+    List<ByteBuffer> bufs = new ArrayList<>();
+    for (ByteBuffer b : shards) {
+      bufs.add(b.duplicate().order(ByteOrder.LITTLE_ENDIAN));
+    }
+    return new Iterator<>() {
+      private int shard;
+      private int index;
+
+      @Override
+      public boolean hasNext() {
+        while (shard < bufs.size() && index >= count(bufs.get(shard))) {
+          shard++;
+          index = 0;
+        }
+        return shard < bufs.size();
+      }
+
+      @Override
+      public Map<String, Object> next() {
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException();
+        }
+        ByteBuffer bb = bufs.get(shard);
+        int e = recordsVector(bb) + 4 + 4 * index++;
+        return readTable(bb, plan.record(), e + bb.getInt(e));
+      }
+    };
+  }
+
+  private int count(ByteBuffer bb) {
+    int v = recordsVector(bb);
+    return v == 0 ? 0 : bb.getInt(v);
+  }
+
+  private int recordsVector(ByteBuffer bb) {
+    int start = bb.position();
+    int root = start + bb.getInt(start);
+    int p = fieldPosition(bb, root, plan.records().slot());
+    return p == 0 ? 0 : p + bb.getInt(p);
+  }
+
+  private static int fieldPosition(ByteBuffer bb, int table, int slot) {
+    int vtable = table - bb.getInt(table);
+    int size = bb.getShort(vtable) & 0xffff;
+    if (slot >= size) {
+      return 0;
+    }
+    int offset = bb.getShort(vtable + slot) & 0xffff;
+    return offset == 0 ? 0 : table + offset;
+  }
+
+  private Map<String, Object> readTable(ByteBuffer bb, TablePlan t, int table) {
+    Map<String, Object> values = new LinkedHashMap<>();
+    for (FieldPlan f : t.fields()) {
+      if (f.deprecated()) {
+        continue;
+      }
+      int p = fieldPosition(bb, table, f.slot());
+      values.put(f.name(), p == 0 ? absent(f) : read(bb, f, f.kind(), p));
+    }
+    return values;
+  }
+
+  private Object read(ByteBuffer bb, FieldPlan f, FieldKind kind, int p) {
+    return switch (kind) {
+      case BOOL -> bb.get(p) != 0;
+      case BYTE -> (long) bb.get(p);
+      case UBYTE -> (long) (bb.get(p) & 0xff);
+      case SHORT -> (long) bb.getShort(p);
+      case USHORT -> (long) (bb.getShort(p) & 0xffff);
+      case INT -> (long) bb.getInt(p);
+      case UINT -> bb.getInt(p) & 0xffff_ffffL;
+      case LONG, ULONG -> bb.getLong(p);
+      case FLOAT -> new Real(Double.doubleToRawLongBits(bb.getFloat(p)));
+      case DOUBLE -> new Real(Double.doubleToRawLongBits(bb.getDouble(p)));
+      case STRING -> {
+        int s = p + bb.getInt(p);
+        byte[] bytes = new byte[bb.getInt(s)];
+        bb.get(s + 4, bytes);
+        yield new String(bytes, StandardCharsets.UTF_8);
+      }
+      case TABLE -> readTable(bb, plan.tables().get(f.typeIndex()), p + bb.getInt(p));
+      case STRUCT -> {
+        TablePlan st = plan.tables().get(f.typeIndex());
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (FieldPlan x : st.fields()) {
+          values.put(x.name(), read(bb, x, x.kind(), p + x.slot()));
+        }
+        yield values;
+      }
+      case VECTOR -> {
+        int v = p + bb.getInt(p);
+        int n = bb.getInt(v);
+        FieldKind element = f.element();
+        int size =
+            element == FieldKind.STRUCT
+                ? plan.tables().get(f.typeIndex()).byteSize()
+                : element.inlineSize();
+        List<Object> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+          out.add(read(bb, f, element, v + 4 + i * size));
+        }
+        yield out;
+      }
+    };
+  }
+}

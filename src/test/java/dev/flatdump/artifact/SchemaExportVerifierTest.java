@@ -1,0 +1,198 @@
+package dev.flatdump.artifact;
+
+import static dev.flatdump.testing.SchemaFixtures.bson;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flatdump.encode.engine.RecordEncoder;
+import dev.flatdump.encode.engine.RejectedRecord;
+import dev.flatdump.source.Reject;
+import dev.flatdump.testing.SchemaFixtures;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.bson.BsonBinary;
+import org.bson.BsonBoolean;
+import org.bson.BsonDateTime;
+import org.bson.BsonDecimal128;
+import org.bson.BsonDocument;
+import org.bson.BsonDouble;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonNull;
+import org.bson.BsonObjectId;
+import org.bson.BsonString;
+import org.bson.BsonTimestamp;
+import org.bson.BsonValue;
+import org.bson.UuidRepresentation;
+import org.bson.types.Decimal128;
+import org.bson.types.ObjectId;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The verifier maps documents by the rules on its own, from what the driver decodes. Run against
+ * the engine on every FlatBuffers kind × a value of every BSON type that matters, the two must
+ * agree on each cell: the same documents exported with the same values, the same ones rejected.
+ */
+class SchemaExportVerifierTest {
+
+  private static final String SCHEMA =
+      """
+      enum Color : byte { Red = 1, Green = 2 }
+      struct Point { x: int; y: double; }
+      table Sub { s: string; }
+      table R {
+        b: bool; i8: byte; u8: ubyte; i16: short; u16: ushort; i32: int; u32: uint;
+        i64: long; u64: ulong; f32: float; f64: double; s: string; c: Color = Red;
+        p: Point; t: Sub; bytes: [ubyte]; strs: [string]; opt: int = null; def: int = 7;
+      }
+      table Root { rs: [R]; }
+      root_type Root;
+      """;
+
+  private static final List<String> FIELDS =
+      List.of(
+          "b", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64", "s", "c", "p",
+          "t", "bytes", "strs", "opt", "def");
+
+  @TempDir Path dir;
+
+  private static List<BsonValue> values() {
+    return List.of(
+        BsonBoolean.TRUE,
+        new BsonInt32(0),
+        new BsonInt32(-1),
+        new BsonInt32(127),
+        new BsonInt32(128),
+        new BsonInt32(255),
+        new BsonInt32(70000),
+        new BsonInt32(Integer.MIN_VALUE),
+        new BsonInt64(Long.MAX_VALUE),
+        new BsonInt64(Long.MIN_VALUE),
+        new BsonInt64((1L << 53) + 1),
+        new BsonInt64(1L << 32),
+        new BsonDouble(7.0),
+        new BsonDouble(-0.0),
+        new BsonDouble(0.5),
+        new BsonDouble(0.1),
+        new BsonDouble(Double.NaN),
+        new BsonDouble(1e300),
+        new BsonDouble(1.8446744073709552E19),
+        new BsonDateTime(1_700_000_000_000L),
+        new BsonTimestamp(1_700_000_000, 7),
+        new BsonString("héllo"),
+        new BsonString("Green"),
+        new BsonString("Purple"),
+        new BsonObjectId(new ObjectId("65920080a1b2c3d4e5f60718")),
+        new BsonDecimal128(Decimal128.parse("12.50")),
+        new BsonBinary(
+            UUID.fromString("123e4567-e89b-12d3-a456-426614174000"), UuidRepresentation.STANDARD),
+        new BsonBinary(new byte[] {1, 2, (byte) 200}),
+        BsonNull.VALUE,
+        BsonDocument.parse("{\"x\": 1, \"y\": 2.5}"),
+        BsonDocument.parse("{\"x\": 1}"),
+        BsonDocument.parse("{\"s\": \"sub\"}"),
+        org.bson.BsonArray.parse("[1, 2, 255]"),
+        org.bson.BsonArray.parse("[1, 256]"),
+        org.bson.BsonArray.parse("[\"a\", \"b\"]"),
+        org.bson.BsonArray.parse("[\"a\", null]"));
+  }
+
+  /** Every field × every value, one document each, with an int _id in order. */
+  private static List<BsonDocument> documents() {
+    List<BsonDocument> docs = new ArrayList<>();
+    int id = 0;
+    for (String field : FIELDS) {
+      for (BsonValue v : values()) {
+        docs.add(new BsonDocument("_id", new BsonInt32(id++)).append(field, v));
+      }
+    }
+    return docs;
+  }
+
+  /** Exports the documents with the engine; writes its rejects; returns the shard. */
+  private ByteBuffer export(SchemaFixtures fx, List<BsonDocument> docs, Path rejects)
+      throws Exception {
+    RecordEncoder encoder = new RecordEncoder(fx.plan, false);
+    List<byte[]> fitting = new ArrayList<>();
+    List<String> lines = new ArrayList<>();
+    for (BsonDocument d : docs) {
+      byte[] b = bson(d);
+      try {
+        encoder.encode(new com.google.flatbuffers.FlatBufferBuilder(), b, 0, b.length);
+        fitting.add(b);
+      } catch (RejectedRecord e) {
+        lines.add(new Reject(d.get("_id"), e.path(), e.reason()).toJsonLine());
+      }
+    }
+    Files.write(rejects, lines);
+    return fx.encode(new RecordEncoder(fx.plan, false), fitting);
+  }
+
+  @Test
+  void agreesWithTheEngineOnEveryKindAndEveryValue() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
+    List<BsonDocument> docs = documents();
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = export(fx, docs, rejects);
+
+    ExportVerifier.Result result =
+        new SchemaExportVerifier(fx.plan, false, 50)
+            .verify(docs.iterator(), List.of(shard), rejects);
+
+    assertThat(result.differences()).isEmpty();
+    assertThat(result.compared()).isEqualTo(docs.size());
+    long rejected = Files.readAllLines(rejects).size();
+    assertThat(rejected).as("some of each").isBetween(100L, docs.size() - 100L);
+  }
+
+  @Test
+  void findsAValueThatChangedAndADocumentThatNoLongerFits() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
+    List<BsonDocument> docs = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      docs.add(new BsonDocument("_id", new BsonInt32(i)).append("i16", new BsonInt32(i * 10)));
+    }
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = export(fx, docs, rejects);
+    docs.get(1).put("i16", new BsonInt32(11)); // changed since the export
+    docs.get(3).put("i16", new BsonInt32(70000)); // no longer fits
+
+    ExportVerifier.Result result =
+        new SchemaExportVerifier(fx.plan, false, 50)
+            .verify(docs.iterator(), List.of(shard), rejects);
+
+    assertThat(result.differences())
+        .containsExactly(
+            "_id 1 (record 1): i16 is 10 in the artifact, 11 in MongoDB",
+            "_id 3: does not fit the schema (i16: 70000 out of range for short) but is not the next"
+                + " line of rejects.jsonl",
+            "_id 4 (record 3): i16 is 30 in the artifact, 40 in MongoDB",
+            "the artifact has 1 records more than MongoDB returns");
+  }
+
+  @Test
+  void rejectsUnknownFieldsOnlyWhenStrict() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
+    List<BsonDocument> docs =
+        List.of(BsonDocument.parse("{\"_id\": 1, \"i32\": 5, \"extra\": true}"));
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = export(fx, docs, rejects);
+
+    assertThat(
+            new SchemaExportVerifier(fx.plan, false, 5)
+                .verify(docs.iterator(), List.of(shard), rejects)
+                .clean())
+        .isTrue();
+    assertThat(
+            new SchemaExportVerifier(fx.plan, true, 5)
+                .verify(docs.iterator(), List.of(shard), rejects)
+                .differences())
+        .first()
+        .asString()
+        .contains("_id 1: does not fit the schema (extra: not in the schema (--strict))");
+  }
+}
