@@ -142,9 +142,20 @@ public final class ExportBenchmark {
             "flatdump reader only (MongoOrgSource: BSON → records)",
             "flatdump export (ExportLauncher, --compress "
                 + (settings.compress().isEmpty() ? "none" : String.join(",", settings.compress()))
-                + ")");
+                + ")",
+            "flatdump export --schema organizations.fbs (the schema-driven engine)");
+    Path schema = settings.dir().resolve("organizations.fbs");
+    try (var in =
+        ExportBenchmark.class.getClassLoader().getResourceAsStream("schemas/organizations.fbs")) {
+      Files.write(schema, Objects.requireNonNull(in, "the bundled schema").readAllBytes());
+    }
     List<Row> rows =
-        List.of(run -> rawScan(), run -> documentScan(), run -> orgScan(), new Export());
+        List.of(
+            run -> rawScan(),
+            run -> documentScan(),
+            run -> orgScan(),
+            new Export(null, "export"),
+            new Export(schema, "schema-export"));
     int runs = settings.runs();
     long[][] nanos = new long[rows.size()][runs];
     long[][] peakUsed = new long[rows.size()][runs];
@@ -307,6 +318,18 @@ public final class ExportBenchmark {
    */
   private final class Export implements Row {
 
+    private final Path schema;
+    private final String prefix;
+
+    /**
+     * @param schema the user's schema to export with, or null for the bundled organizations engine
+     * @param prefix names its directories
+     */
+    Export(Path schema, String prefix) {
+      this.schema = schema;
+      this.prefix = prefix;
+    }
+
     @Override
     public void before(int run) throws IOException {
       LauncherExport.delete(dir(run));
@@ -316,7 +339,7 @@ public final class ExportBenchmark {
     public Pass run(int run) throws IOException {
       boolean completed = false;
       try {
-        LauncherExport.Outcome outcome = LauncherExport.run(client, settings, dir(run));
+        LauncherExport.Outcome outcome = LauncherExport.run(client, settings, dir(run), schema);
         completed = true;
         return new Pass(outcome.docs(), outcome.artifactBytes(), outcome.steps());
       } finally {
@@ -334,7 +357,7 @@ public final class ExportBenchmark {
     }
 
     private Path dir(int run) {
-      return settings.dir().resolve("export-" + settings.runName(run).replace(' ', '-'));
+      return settings.dir().resolve(prefix + "-" + settings.runName(run).replace(' ', '-'));
     }
   }
 }

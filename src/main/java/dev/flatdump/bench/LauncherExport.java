@@ -38,11 +38,12 @@ final class LauncherExport {
 
   /**
    * Exports into {@code out}, which the caller has emptied ({@link #delete}) outside the time it
-   * measures, and leaves the export there.
+   * measures, and leaves the export there: with the user's schema {@code schema} (the schema-driven
+   * engine), or the bundled organizations engine when it is null.
    *
    * @throws FlatdumpException if the export does not complete
    */
-  static Outcome run(MongoClient client, ExportBenchmark.Settings settings, Path out)
+  static Outcome run(MongoClient client, ExportBenchmark.Settings settings, Path out, Path schema)
       throws IOException {
     var options =
         new ExportOptions(
@@ -63,7 +64,7 @@ final class LauncherExport {
             0L,
             ExportOptions.DEFAULT_KEEP,
             false,
-            null,
+            schema,
             false);
     ExportLauncher.Result result =
         ExportLauncher.run(options, client, ExportLauncher.defaultJobRepositoryUrl(out), l -> {});

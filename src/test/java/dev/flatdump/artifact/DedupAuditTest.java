@@ -75,7 +75,9 @@ class DedupAuditTest {
   @Test
   void countsEveryStringTheEngineWouldHaveShared() throws Exception {
     SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
-    Sharing all = new Sharing(fx.plan, Sharing.Kinds.ALL);
+    // strings only: every string is looked up (with tables shared, a sub-document met before is
+    // not decoded again, so its strings are not counted again)
+    Sharing all = new Sharing(fx.plan, Sharing.Kinds.parse("strings"));
     fx.encode(new RecordEncoder(fx.plan, all, false), docs(60));
     ByteBuffer plain =
         fx.encode(

@@ -31,7 +31,7 @@ class CpuBenchmarkTest {
             "RawOrgDecoder decode (the export's)",
             "FlatBufferOrgsBuilder encode, all de-dup",
             "decode + encode, one document at a time (the export's main thread)",
-            "schema engine on organizations.fbs, all de-dup (not in the export yet)");
+            "schema-driven engine on organizations.fbs, all de-dup (export --schema)");
     for (CpuRow row : report.rows()) {
       assertThat(row.docs()).as(row.name()).isEqualTo(ORGS);
       assertThat(row.medianNanos()).as(row.name()).isPositive();

@@ -32,11 +32,15 @@ public final class RecordEncoder {
 
   private final SchemaPlan plan;
   private final TableWriter writer;
+  private final Sharing sharing;
   private final boolean strict;
   private final EncodePath path = new EncodePath();
   private final Map<String, Long> unknown = new TreeMap<>();
   private Scratch[] scratch = new Scratch[0];
   private final int[][] guesses;
+
+  /** BSON fields the schema does not name, met so far: a table that met one is not memoized. */
+  private long unknownSeen;
 
   /** An encoder that shares nothing. */
   public RecordEncoder(SchemaPlan plan, boolean strict) {
@@ -50,6 +54,7 @@ public final class RecordEncoder {
   public RecordEncoder(SchemaPlan plan, Sharing sharing, boolean strict) {
     this.plan = plan;
     this.writer = new TableWriter(plan, sharing);
+    this.sharing = sharing;
     this.strict = strict;
     this.guesses = new int[plan.tables().size()][];
   }
@@ -167,6 +172,7 @@ public final class RecordEncoder {
     if (depth == 0 && nameEnd - name == 3 && Arrays.equals(b, name, nameEnd, ID, 0, 3)) {
       return;
     }
+    unknownSeen++;
     String at = path.with(new String(b, name, nameEnd - name, StandardCharsets.UTF_8));
     if (strict) {
       throw new RejectedRecord(at, "not a field of the schema (--strict)");
@@ -198,10 +204,28 @@ public final class RecordEncoder {
     return after;
   }
 
-  /** The table a document gives field {@code f} (or one element of it); its offset. */
+  /**
+   * The table a document gives field {@code f} (or one element of it); its offset. A sub-document
+   * whose bytes equal one decoded before in the shard is the same table, found by its bytes without
+   * decoding it again, while its type is shared.
+   */
   private int subTable(FieldPlan f, byte type, byte[] b, int p, int after, int depth) {
     requireDocument(type, "table");
-    return table(f.typeIndex(), b, p, after, depth + 1);
+    int index = f.typeIndex();
+    if (!sharing.tables(index)) {
+      return table(index, b, p, after, depth + 1);
+    }
+    int hash = BsonMemo.hash(b, p, after);
+    int hit = sharing.findTableByBson(index, b, p, after, hash);
+    if (hit != 0) {
+      return hit;
+    }
+    long unknownBefore = unknownSeen;
+    int offset = table(index, b, p, after, depth + 1);
+    if (unknownSeen == unknownBefore) {
+      sharing.keepTableByBson(index, b, p, after, hash, offset, writer.lastTableBytes());
+    }
+    return offset;
   }
 
   /** The struct a document gives field {@code f} (or one element of it); its bytes. */

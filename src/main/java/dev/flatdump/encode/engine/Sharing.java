@@ -60,19 +60,36 @@ public final class Sharing {
    */
   public record Count(String kind, long total, long unique, long bytesSaved) {}
 
+  /** Sub-documents remembered per table type, and the largest remembered: 2 MiB of keys a type. */
+  private static final int MEMO_SLOTS = 1 << 14;
+
+  private static final int MEMO_KEY_BYTES = 128;
+
   private final Kinds kinds;
+  private final boolean memo;
   private final SchemaPlan plan;
   private final Index strings = new Index();
   private final Index vectors = new Index();
   private final Index[] tables;
+  private final BsonMemo[] memos;
   private final RepeatSampler[] samplers;
   private final ContentKey key = new ContentKey();
 
   public Sharing(SchemaPlan plan, Kinds kinds) {
+    this(plan, kinds, true);
+  }
+
+  /**
+   * @param memo whether sub-documents are found by their BSON bytes ({@link #findTableByBson}); off
+   *     only to test that it changes nothing in the bytes
+   */
+  Sharing(SchemaPlan plan, Kinds kinds, boolean memo) {
     this.plan = plan;
     this.kinds = kinds;
+    this.memo = memo;
     int n = plan.tables().size();
     tables = new Index[n];
+    memos = new BsonMemo[n];
     samplers = new RepeatSampler[n];
     for (int i = 0; i < n; i++) {
       tables[i] = new Index();
@@ -91,6 +108,52 @@ public final class Sharing {
     for (Index t : tables) {
       t.clear();
     }
+    for (BsonMemo m : memos) {
+      if (m != null) {
+        m.clear();
+      }
+    }
+  }
+
+  /**
+   * The offset of the table that a sub-document with exactly these BSON bytes, {@code b[from, to)},
+   * became earlier in this shard, or 0. Equal bytes decode to equal content, so that table is the
+   * one sharing would find after decoding them again: a hit counts as a table shared (and is
+   * reported to the type's sampler), and saves the decoding. Call only when {@link #tables} says
+   * so.
+   */
+  int findTableByBson(int typeIndex, byte[] b, int from, int to, int hash) {
+    if (!this.memo) {
+      return 0;
+    }
+    BsonMemo memo = memos[typeIndex];
+    if (memo == null) {
+      memo = memos[typeIndex] = new BsonMemo(MEMO_SLOTS, MEMO_KEY_BYTES);
+    }
+    int found = memo.find(b, from, to, hash);
+    if (found != 0) {
+      samplers[typeIndex].found(true);
+      Index t = tables[typeIndex];
+      t.total++;
+      t.saved += memo.lastSize();
+    }
+    return found;
+  }
+
+  /**
+   * Remembers that the sub-document {@code b[from, to)} became the table at {@code offset}, of
+   * {@code bytes} bytes. Only for a table decoded without a reject and without a field the schema
+   * does not name (those are counted per document, so such documents must be walked each time).
+   */
+  void keepTableByBson(int typeIndex, byte[] b, int from, int to, int hash, int offset, int bytes) {
+    if (memo) {
+      memos[typeIndex].keep(b, from, to, hash, offset, bytes);
+    }
+  }
+
+  /** The size of the table that the last {@link #findTable} hit found. */
+  int lastTableSize(int typeIndex) {
+    return tables[typeIndex].lastSize;
   }
 
   /** The key that {@link #find} and {@link #keep} take; filled by the caller, reset here. */
@@ -177,6 +240,7 @@ public final class Sharing {
     private int[] slots = new int[1 << 11]; // entry + 1, 0 for empty
     private int lastHash;
     private int lastSlot;
+    int lastSize;
     long total;
     long unique;
     long saved;
@@ -194,6 +258,7 @@ public final class Sharing {
             && lengths[e] == key.length
             && Arrays.equals(arena, starts[e], starts[e] + lengths[e], key.bytes, 0, key.length)) {
           saved += sizes[e];
+          lastSize = sizes[e];
           return offsets[e];
         }
         slot = (slot + 1) & mask;
@@ -257,7 +322,11 @@ public final class Sharing {
     }
   }
 
-  /** Bytes that identify an object's content; grown as needed, reused. */
+  /**
+   * Bytes that identify an object's content; grown as needed, reused. A caller that knows how many
+   * bytes it puts makes {@link #room} for them once; each put then writes without a check of its
+   * own beyond the array's.
+   */
   static final class ContentKey {
     private byte[] bytes = new byte[64];
     private int length;
@@ -266,40 +335,34 @@ public final class Sharing {
       length = 0;
     }
 
-    void putByte(int v) {
-      room(1);
-      bytes[length++] = (byte) v;
-    }
-
-    void putInt(int v) {
-      room(4);
-      for (int i = 0; i < 4; i++) {
-        bytes[length++] = (byte) (v >>> (8 * i));
-      }
-    }
-
-    void putLong(long v) {
-      room(8);
-      for (int i = 0; i < 8; i++) {
-        bytes[length++] = (byte) (v >>> (8 * i));
-      }
-    }
-
-    void put(byte[] b, int from, int to) {
-      room(to - from);
-      System.arraycopy(b, from, bytes, length, to - from);
-      length += to - from;
-    }
-
-    private void room(int n) {
+    /** Makes room for {@code n} more bytes. */
+    void room(int n) {
       if (length + n > bytes.length) {
         bytes = Arrays.copyOf(bytes, Math.max(length + n, bytes.length * 2));
       }
     }
 
+    void putByte(int v) {
+      bytes[length++] = (byte) v;
+    }
+
+    void putInt(int v) {
+      INT_LE.set(bytes, length, v);
+      length += 4;
+    }
+
+    void putLong(long v) {
+      LONG_LE.set(bytes, length, v);
+      length += 8;
+    }
+
+    void put(byte[] b, int from, int to) {
+      System.arraycopy(b, from, bytes, length, to - from);
+      length += to - from;
+    }
+
     /** Puts the low {@code size} bytes of {@code bits}: a scalar as wide as its kind. */
     void putBits(long bits, int size) {
-      room(size);
       for (int i = 0; i < size; i++) {
         bytes[length++] = (byte) (bits >>> (8 * i));
       }
@@ -323,5 +386,8 @@ public final class Sharing {
     private static final java.lang.invoke.VarHandle LONG_LE =
         java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
             long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final java.lang.invoke.VarHandle INT_LE =
+        java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
   }
 }

@@ -19,7 +19,14 @@ final class TableWriter {
   private final Sharing sharing;
   private final int[][] writeOrder;
   private final long[][] defaults;
+
+  /** Per table type, the most bytes its content key can take. */
+  private final int[] keyBytes;
+
   private FlatBufferBuilder builder;
+
+  /** The size in bytes of the table {@link #table} returned last, written or shared. */
+  private int lastTableBytes;
 
   TableWriter(SchemaPlan plan, Sharing sharing) {
     this.plan = plan;
@@ -27,9 +34,17 @@ final class TableWriter {
     List<TablePlan> tables = plan.tables();
     writeOrder = new int[tables.size()][];
     defaults = new long[tables.size()][];
+    keyBytes = new int[tables.size()];
     for (int i = 0; i < tables.size(); i++) {
       writeOrder[i] = TableLayout.writeOrder(tables.get(i), tables);
       defaults[i] = TableLayout.defaultBits(tables.get(i));
+      for (FieldPlan f : tables.get(i).fields()) {
+        keyBytes[i] +=
+            1
+                + (f.kind() == FieldKind.STRUCT
+                    ? tables.get(f.typeIndex()).byteSize()
+                    : Math.max(4, f.kind().inlineSize()));
+      }
     }
   }
 
@@ -43,7 +58,9 @@ final class TableWriter {
     if (!sharing.strings()) {
       return builder.createString(ByteBuffer.wrap(b, from, to - from));
     }
-    sharing.key().put(b, from, to);
+    Sharing.ContentKey key = sharing.key();
+    key.room(to - from);
+    key.put(b, from, to);
     int hit = sharing.findString();
     if (hit != 0) {
       return hit;
@@ -58,6 +75,7 @@ final class TableWriter {
   int bytes(byte[] b, int from, int to) {
     if (sharing.vectors()) {
       Sharing.ContentKey key = sharing.key();
+      key.room(5 + 8 * (to - from));
       key.putByte(FieldKind.UBYTE.ordinal());
       key.putInt(to - from);
       for (int i = from; i < to; i++) {
@@ -80,7 +98,7 @@ final class TableWriter {
   int vector(FieldPlan f, Scratch s, int n) {
     FieldKind element = f.element();
     if (sharing.vectors()) {
-      vectorKey(element, s, n);
+      vectorKey(f, element, s, n);
       int hit = sharing.findVector();
       if (hit != 0) {
         return hit;
@@ -95,8 +113,11 @@ final class TableWriter {
   }
 
   /** A vector's content: its element kind, length and elements, as a [ubyte] from binary has it. */
-  private void vectorKey(FieldKind element, Scratch s, int n) {
+  private void vectorKey(FieldPlan f, FieldKind element, Scratch s, int n) {
     Sharing.ContentKey key = sharing.key();
+    int each =
+        element == FieldKind.STRUCT ? plan.tables().get(f.typeIndex()).byteSize() : Long.BYTES;
+    key.room(5 + each * n);
     key.putByte(element.ordinal());
     key.putInt(n);
     for (int i = 0; i < n; i++) {
@@ -116,6 +137,7 @@ final class TableWriter {
       tableKey(index, t, s);
       int hit = sharing.findTable(index);
       if (hit != 0) {
+        lastTableBytes = sharing.lastTableSize(index);
         return hit;
       }
     } else if (sharing.kinds().tables()) {
@@ -123,10 +145,16 @@ final class TableWriter {
     }
     int before = builder.offset();
     int offset = write(index, t, s);
+    lastTableBytes = offset - before;
     if (share) {
-      sharing.keepTable(index, offset, offset - before);
+      sharing.keepTable(index, offset, lastTableBytes);
     }
     return offset;
+  }
+
+  /** The size of the table the last {@link #table} call returned. */
+  int lastTableBytes() {
+    return lastTableBytes;
   }
 
   /** Whether field {@code fi} is written: present, and not a default left out. */
@@ -139,6 +167,7 @@ final class TableWriter {
   /** A table's content: for each field by id, whether it is written, then its value. */
   private void tableKey(int index, TablePlan t, Scratch s) {
     Sharing.ContentKey key = sharing.key();
+    key.room(keyBytes[index]);
     for (int fi = 0; fi < t.fields().size(); fi++) {
       FieldPlan f = t.fields().get(fi);
       if (!written(index, f, fi, s)) {

@@ -3,12 +3,23 @@ package dev.flatdump.encode.engine;
 /** Strict UTF-8 checks of byte ranges: no overlong forms, no surrogates, nothing past U+10FFFF. */
 final class Utf8 {
 
+  private static final java.lang.invoke.VarHandle LONG_LE =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+          long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
   private Utf8() {}
 
   /** Whether {@code b[from, to)} is well-formed UTF-8. */
   static boolean valid(byte[] b, int from, int to) {
     int i = from;
     while (i < to) {
+      // eight ASCII bytes at a time: most text is, and they need no more
+      while (i + 8 <= to && ((long) LONG_LE.get(b, i) & 0x8080808080808080L) == 0) {
+        i += 8;
+      }
+      if (i >= to) {
+        break;
+      }
       int c = b[i] & 0xff;
       if (c < 0x80) {
         i++;

@@ -30,7 +30,10 @@ class SharingTest {
   @TempDir Path dir;
 
   private static Sharing.Count count(Sharing sharing, String kind) {
-    return sharing.counts().stream().filter(c -> c.kind().equals(kind)).findFirst().orElseThrow();
+    return sharing.counts().stream()
+        .filter(c -> c.kind().equals(kind) || c.kind().endsWith("." + kind))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static int occurrences(ByteBuffer buffer, String text) {
@@ -159,6 +162,62 @@ class SharingTest {
     assertThat(occurrences(second.dataBuffer(), "only-once-per-shard")).isEqualTo(1);
     assertThat(fx.flatcRecords(second.dataBuffer()).get(0).get("name").asString())
         .isEqualTo("only-once-per-shard");
+  }
+
+  @Nested
+  class SubDocumentsMetAgain {
+
+    private List<byte[]> organizations(int n) {
+      var generator =
+          new dev.flatdump.sample.OrgGenerator(dev.flatdump.sample.Profile.REALISTIC, 7);
+      var codec = new dev.flatdump.source.OrgCodec();
+      List<byte[]> docs = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        var out = new org.bson.io.BasicOutputBuffer();
+        codec.encode(
+            new org.bson.BsonBinaryWriter(out),
+            new org.bson.BsonObjectId(generator.idOf(i)),
+            generator.next());
+        docs.add(out.toByteArray());
+      }
+      return docs;
+    }
+
+    @Test
+    void areFoundByTheirBytesWithTheSameBytesAsDecodingThemAgain() throws Exception {
+      SchemaFixtures fx =
+          new SchemaFixtures(
+              dir, java.nio.file.Files.readString(Path.of("schemas", "organizations.fbs")));
+      List<byte[]> docs = organizations(2000);
+      Sharing withMemo = new Sharing(fx.plan, Sharing.Kinds.ALL);
+      ByteBuffer memo = fx.encode(new RecordEncoder(fx.plan, withMemo, false), docs);
+      Sharing decoded = new Sharing(fx.plan, Sharing.Kinds.ALL, false);
+      ByteBuffer plain = fx.encode(new RecordEncoder(fx.plan, decoded, false), docs);
+
+      assertThat(memo).isEqualTo(plain);
+      Sharing.Count attributes = count(withMemo, "Attribute");
+      assertThat(attributes.total()).isEqualTo(count(decoded, "Attribute").total());
+      assertThat(attributes.unique()).isEqualTo(count(decoded, "Attribute").unique());
+      assertThat(attributes.bytesSaved()).isEqualTo(count(decoded, "Attribute").bytesSaved());
+      assertThat(count(withMemo, "strings").total())
+          .as("strings in a sub-document met again are not looked up again")
+          .isLessThan(count(decoded, "strings").total());
+    }
+
+    @Test
+    void withAFieldTheSchemaDoesNotNameAreDecodedEachTime() throws Exception {
+      SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
+      RecordEncoder encoder =
+          new RecordEncoder(fx.plan, new Sharing(fx.plan, Sharing.Kinds.ALL), false);
+      List<byte[]> docs = new ArrayList<>();
+      for (int i = 0; i < 10; i++) {
+        docs.add(bson("{\"attrs\": [{\"id\": \"a\", \"extra\": 1}], \"name\": \"n" + i + "\"}"));
+      }
+
+      fx.encode(encoder, docs);
+
+      assertThat(encoder.unknownFields()).isEqualTo(java.util.Map.of("attrs[0].extra", 10L));
+    }
   }
 
   @Test
