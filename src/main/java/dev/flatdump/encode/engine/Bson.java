@@ -89,6 +89,40 @@ final class Bson {
   }
 
   /** The position of the NUL ending the C string at {@code p}. */
+  /**
+   * The size of a value of this type when it has one size and {@link Scalars} read all of it,
+   * checked; -1 for any other type.
+   */
+  static int scalarSize(byte type) {
+    return switch (type) {
+      case DOUBLE, INT64, DATE_TIME, TIMESTAMP -> 8;
+      case INT32 -> 4;
+      case BOOLEAN -> 1;
+      default -> -1;
+    };
+  }
+
+  /**
+   * The end of array element {@code index}'s name at {@code p} (the position of its NUL): the
+   * index's decimal digits, as a writer puts them, recognised without a scan; any other name by
+   * {@link #cstringEnd}.
+   */
+  static int elementNameEnd(byte[] b, int p, int end, int index, EncodePath path) {
+    if (index < 10) {
+      if (p + 1 < end && b[p] == '0' + index && b[p + 1] == 0) {
+        return p + 1;
+      }
+    } else if (index < 100) {
+      if (p + 2 < end
+          && b[p] == '0' + index / 10
+          && b[p + 1] == '0' + index % 10
+          && b[p + 2] == 0) {
+        return p + 2;
+      }
+    }
+    return cstringEnd(b, p, end, path);
+  }
+
   static int cstringEnd(byte[] b, int p, int end, EncodePath path) {
     for (int i = p; i < end; i++) {
       if (b[i] == 0) {

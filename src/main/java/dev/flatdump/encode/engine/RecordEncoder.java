@@ -3,6 +3,7 @@ package dev.flatdump.encode.engine;
 import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.encode.plan.EnumPlan;
 import dev.flatdump.encode.plan.FieldKind;
+import dev.flatdump.encode.plan.FieldLookup;
 import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.encode.plan.TablePlan;
@@ -39,6 +40,9 @@ public final class RecordEncoder {
   private Scratch[] scratch = new Scratch[0];
   private final int[][] guesses;
 
+  /** Per table type, its required fields' ids. */
+  private final int[][] required;
+
   /** BSON fields the schema does not name, met so far: a table that met one is not memoized. */
   private long unknownSeen;
 
@@ -52,11 +56,27 @@ public final class RecordEncoder {
    *     Sharing#clear()} it at each new shard
    */
   public RecordEncoder(SchemaPlan plan, Sharing sharing, boolean strict) {
+    this(plan, sharing, strict, true);
+  }
+
+  /**
+   * @param tablePuts whether tables are written with {@link TablePuts}; off only to test that it
+   *     writes what {@code startTable}/{@code endTable} write
+   */
+  RecordEncoder(SchemaPlan plan, Sharing sharing, boolean strict, boolean tablePuts) {
     this.plan = plan;
-    this.writer = new TableWriter(plan, sharing);
+    this.writer = new TableWriter(plan, sharing, tablePuts);
     this.sharing = sharing;
     this.strict = strict;
     this.guesses = new int[plan.tables().size()][];
+    this.required = new int[plan.tables().size()][];
+    for (int i = 0; i < required.length; i++) {
+      required[i] =
+          plan.tables().get(i).fields().stream()
+              .filter(FieldPlan::required)
+              .mapToInt(FieldPlan::id)
+              .toArray();
+    }
   }
 
   /**
@@ -110,9 +130,35 @@ public final class RecordEncoder {
     while (p < last) {
       byte type = b[p];
       int name = p + 1;
-      int nameEnd = Bson.cstringEnd(b, name, last, path);
+      int nameEnd = -1;
+      int fi = -1;
+      // the field that stood here last time, or one of a few short names, recognised by 8-byte
+      // loads and compares; else the long way
+      if (name + 16 <= b.length) {
+        FieldLookup lookup = t.lookup();
+        int guess = ordinal < guesses.length ? guesses[ordinal] : -1;
+        int nul = guess >= 0 ? lookup.nulAfter(guess, b, name) : -1;
+        if (nul >= 0) {
+          fi = guess;
+        } else {
+          fi = lookup.findShort(b, name);
+          nul = fi >= 0 ? name + lookup.nameLength(fi) : -1;
+          if (fi >= 0 && ordinal < guesses.length) {
+            guesses[ordinal] = fi;
+          }
+        }
+        if (nul >= 0 && nul < last) {
+          nameEnd = nul;
+        } else {
+          fi = -1;
+        }
+      }
+      if (fi < 0) {
+        nameEnd = Bson.cstringEnd(b, name, last, path);
+        fi = lookup(t, guesses, ordinal, b, name, nameEnd);
+      }
+      ordinal++;
       int value = nameEnd + 1;
-      int fi = lookup(t, guesses, ordinal++, b, name, nameEnd);
       if (fi < 0) {
         unknownField(b, name, nameEnd, depth);
         p = Bson.skip(b, type, value, last, path);
@@ -129,10 +175,10 @@ public final class RecordEncoder {
     if (p != last) {
       throw path.reject("malformed BSON: a value runs past its document");
     }
-    for (int i = 0; i < t.fields().size(); i++) {
-      FieldPlan f = t.fields().get(i);
-      if (f.required() && !s.present[i]) {
-        throw new RejectedRecord(path.with(f.name()), "required, and missing or null");
+    for (int i : required[index]) {
+      if (!s.present[i]) {
+        throw new RejectedRecord(
+            path.with(t.fields().get(i).name()), "required, and missing or null");
       }
     }
     return writer.table(index, s);
@@ -190,7 +236,8 @@ public final class RecordEncoder {
     if (kind.isScalar()) {
       s.bits[fi] = Scalars.convert(kind, enumOf(f), type, b, p, end, path);
       s.present[fi] = true;
-      return Bson.skip(b, type, p, end, path);
+      int size = Bson.scalarSize(type);
+      return size >= 0 ? p + size : Bson.skip(b, type, p, end, path);
     }
     int after = Bson.valueEnd(b, type, p, end, path);
     switch (kind) {
@@ -317,7 +364,7 @@ public final class RecordEncoder {
     int n = 0;
     while (q < last) {
       byte t = b[q];
-      q = Bson.cstringEnd(b, q + 1, last, path) + 1; // element names are "0", "1", ...
+      q = Bson.elementNameEnd(b, q + 1, last, n, path) + 1; // names are "0", "1", ...
       path.pushIndex(n);
       if (t == Bson.NULL) {
         throw path.reject("null in a vector");

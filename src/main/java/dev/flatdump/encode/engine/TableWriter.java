@@ -24,11 +24,12 @@ final class TableWriter {
   private final int[] keyBytes;
 
   private FlatBufferBuilder builder;
+  private final TablePuts puts;
 
   /** The size in bytes of the table {@link #table} returned last, written or shared. */
   private int lastTableBytes;
 
-  TableWriter(SchemaPlan plan, Sharing sharing) {
+  TableWriter(SchemaPlan plan, Sharing sharing, boolean tablePuts) {
     this.plan = plan;
     this.sharing = sharing;
     List<TablePlan> tables = plan.tables();
@@ -46,11 +47,15 @@ final class TableWriter {
                     : Math.max(4, f.kind().inlineSize()));
       }
     }
+    puts = tablePuts ? new TablePuts(plan, writeOrder) : null;
   }
 
   /** Writes into {@code builder} from now on. */
   void use(FlatBufferBuilder builder) {
     this.builder = builder;
+    if (puts != null) {
+      puts.use(builder);
+    }
   }
 
   /** The string of UTF-8 bytes {@code b[from, to)}: an equal one already written, or a new one. */
@@ -184,6 +189,15 @@ final class TableWriter {
   }
 
   private int write(int index, TablePlan t, Scratch s) {
+    if (puts != null && puts.handles(index)) {
+      long written = 0;
+      for (int fi = 0; fi < t.fields().size(); fi++) {
+        if (written(index, t.fields().get(fi), fi, s)) {
+          written |= 1L << fi;
+        }
+      }
+      return puts.write(index, t, s, written);
+    }
     builder.startTable(t.fields().size());
     for (int fi : writeOrder[index]) {
       FieldPlan f = t.fields().get(fi);

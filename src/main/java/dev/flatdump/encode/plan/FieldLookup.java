@@ -17,6 +17,23 @@ public final class FieldLookup {
   private final byte[][] byPosition;
 
   /**
+   * Per position: the name and its NUL as two little-endian longs, for names of up to 15 bytes;
+   * with the masks of the bytes that count in each. A mask of 0 in {@link #masks}: a longer name.
+   */
+  private final long[] packed;
+
+  private final long[] masks;
+  private final long[] packedHigh;
+  private final long[] masksHigh;
+
+  /** The positions with a packed name, when there are few enough to try each in turn; else null. */
+  private final int[] fewShort;
+
+  private static final java.lang.invoke.VarHandle LONG_LE =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+          long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+  /**
    * @param fields a table's fields; each one not deprecated is found by its {@link
    *     FieldPlan#bsonName()}, and {@link #find} returns its position in this list
    */
@@ -26,6 +43,11 @@ public final class FieldLookup {
     positions = new int[capacity];
     mask = capacity - 1;
     byPosition = new byte[fields.size()][];
+    packed = new long[fields.size()];
+    masks = new long[fields.size()];
+    packedHigh = new long[fields.size()];
+    masksHigh = new long[fields.size()];
+    List<Integer> shortNames = new java.util.ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       FieldPlan f = fields.get(i);
       if (f.deprecated()) {
@@ -33,6 +55,19 @@ public final class FieldLookup {
       }
       byte[] name = f.bsonName().getBytes(StandardCharsets.UTF_8);
       byPosition[i] = name;
+      if (name.length <= 15) {
+        byte[] withNul = Arrays.copyOf(name, 16); // the NUL, then bytes that do not count
+        int counted = name.length + 1;
+        for (int k = 0; k < 8; k++) {
+          packed[i] |= (withNul[k] & 0xffL) << (8 * k);
+          packedHigh[i] |= (withNul[8 + k] & 0xffL) << (8 * k);
+        }
+        masks[i] = counted >= 8 ? -1L : (1L << (8 * counted)) - 1;
+        masksHigh[i] = counted <= 8 ? 0 : counted == 16 ? -1L : (1L << (8 * (counted - 8))) - 1;
+        packed[i] &= masks[i];
+        packedHigh[i] &= masksHigh[i];
+        shortNames.add(i);
+      }
       int slot = hash(name, 0, name.length) & mask;
       while (names[slot] != null) {
         slot = (slot + 1) & mask;
@@ -40,6 +75,8 @@ public final class FieldLookup {
       names[slot] = name;
       positions[slot] = i;
     }
+    fewShort =
+        shortNames.size() <= 8 ? shortNames.stream().mapToInt(Integer::intValue).toArray() : null;
   }
 
   /**
@@ -67,6 +104,50 @@ public final class FieldLookup {
     return name != null
         && name.length == length
         && Arrays.equals(name, 0, length, bytes, offset, offset + length);
+  }
+
+  /**
+   * When {@code bytes} at {@code offset} hold the BSON name of the field at {@code position} and
+   * then its terminating NUL (names of up to 15 bytes), the position of that NUL; else -1, which
+   * says nothing (look the name up the long way). One or two 8-byte loads and compares: the caller
+   * makes sure {@code offset + 16 <= bytes.length}.
+   */
+  public int nulAfter(int position, byte[] bytes, int offset) {
+    long mask = masks[position];
+    if (mask == 0 || ((long) LONG_LE.get(bytes, offset) & mask) != packed[position]) {
+      return -1;
+    }
+    long high = masksHigh[position];
+    if (high != 0 && ((long) LONG_LE.get(bytes, offset + 8) & high) != packedHigh[position]) {
+      return -1;
+    }
+    return offset + byPosition[position].length;
+  }
+
+  /**
+   * The position of the field whose short name (and NUL) starts at {@code offset}, trying each of a
+   * table's few short names in turn; -1 when none is there, or the table has too many to try (look
+   * the name up the long way). The caller makes sure {@code offset + 16 <= bytes.length}.
+   */
+  public int findShort(byte[] bytes, int offset) {
+    if (fewShort == null) {
+      return -1;
+    }
+    long low = (long) LONG_LE.get(bytes, offset);
+    for (int position : fewShort) {
+      if ((low & masks[position]) == packed[position]
+          && (masksHigh[position] == 0
+              || ((long) LONG_LE.get(bytes, offset + 8) & masksHigh[position])
+                  == packedHigh[position])) {
+        return position;
+      }
+    }
+    return -1;
+  }
+
+  /** The length in bytes of the BSON name of the field at {@code position}. */
+  public int nameLength(int position) {
+    return byPosition[position].length;
   }
 
   /** FNV-1a over the bytes, spread so that the low bits the mask keeps depend on all of them. */
