@@ -70,6 +70,9 @@ final class OptionSources implements IDefaultValueProvider {
     return longOption.replaceFirst("^-+", "");
   }
 
+  /** Options whose relative paths in a job file are relative to the job file's directory. */
+  private static final java.util.Set<String> BESIDE_JOB_FILE = java.util.Set.of("--schema");
+
   @Override
   public String defaultValue(ArgSpec arg) {
     if (!(arg instanceof OptionSpec option) || option.longestName().equals(JOB_FILE_OPTION)) {
@@ -85,7 +88,13 @@ final class OptionSources implements IDefaultValueProvider {
     }
     String fromFile = jobFile.getProperty(key(name));
     if (fromFile != null) {
-      return fromFile.trim();
+      String value = fromFile.trim();
+      if (BESIDE_JOB_FILE.contains(name) && !value.isEmpty() && !Path.of(value).isAbsolute()) {
+        // a schema named in a job file lies beside it, wherever the job runs from
+        Path dir = jobFilePath.toAbsolutePath().getParent();
+        return dir.resolve(value).normalize().toString();
+      }
+      return value;
     }
     return arg.defaultValue();
   }

@@ -49,6 +49,31 @@ class ExportOperationsIT {
     assertThat(run.out()).contains("exportStep").contains("COMPLETED");
   }
 
+  @Test
+  void theShippedJobFileExportsThroughTheSchemaBesideIt(
+      MongoServer server, MongoDatabase db, @TempDir Path tmp) throws Exception {
+    ExportCommandIT.generate(db, "orgs", Profile.REALISTIC, 5, 200);
+    Path out = tmp.resolve("out");
+    CliRun run =
+        CliRun.withEnv(
+            Map.of("FLATDUMP_URI", server.uri(), "FLATDUMP_OUT", out.toString()),
+            "export",
+            "--job-file",
+            Path.of("jobs", "organizations.properties").toString(),
+            "--db",
+            db.getName(),
+            "--collection",
+            "orgs");
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    Path dir = ExportCommandIT.exported(out);
+    Manifest m = Manifest.read(dir.resolve("manifest.json"));
+    assertThat(m.schema().binary()).isEqualTo("organizations.bfbs");
+    assertThat(dir.resolve("organizations.fbs"))
+        .hasSameTextualContentAs(Path.of("schemas", "organizations.fbs"));
+    assertThat(m.counts().exported()).isEqualTo(200);
+    assertThat(ExportCommandIT.verify(server, db, "orgs", out).exitCode()).isZero();
+  }
+
   /** How many {@code fsync} commands the server has run, from {@code serverStatus}. */
   private static long fsyncCommands(MongoServer server) {
     try (var client = com.mongodb.client.MongoClients.create(server.uri())) {

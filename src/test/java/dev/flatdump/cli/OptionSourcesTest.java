@@ -28,6 +28,9 @@ class OptionSourcesTest {
     @Option(names = "--new-run")
     boolean newRun;
 
+    @Option(names = "--schema")
+    Path schema;
+
     @Override
     public void run() {}
   }
@@ -74,6 +77,20 @@ class OptionSourcesTest {
     Probe p = parse(Map.of(), "--job-file=" + job);
     assertThat(p.shardSize).isEqualTo("2MiB");
     assertThat(p.newRun).isTrue();
+  }
+
+  @Test
+  void aSchemaInAJobFileLiesBesideIt(@TempDir Path dir) throws Exception {
+    Path jobs = Files.createDirectories(dir.resolve("jobs"));
+    Path job = Files.writeString(jobs.resolve("job.properties"), "schema=../schemas/a.fbs\n");
+    assertThat(parse(Map.of(), "--job-file", job.toString()).schema)
+        .isEqualTo(dir.resolve("schemas").resolve("a.fbs").toAbsolutePath());
+    Path absolute = dir.resolve("b.fbs").toAbsolutePath();
+    Files.writeString(job, "schema=" + absolute + "\n");
+    assertThat(parse(Map.of(), "--job-file", job.toString()).schema).isEqualTo(absolute);
+    // on the command line or in the environment, relative to where the command runs
+    assertThat(parse(Map.of(), "--job-file", job.toString(), "--schema", "c.fbs").schema)
+        .isEqualTo(Path.of("c.fbs"));
   }
 
   @Test
