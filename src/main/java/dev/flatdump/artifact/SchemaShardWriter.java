@@ -48,6 +48,7 @@ public final class SchemaShardWriter {
   private final Sharing sharing;
   private final RecordEncoder encoder;
   private final long shardSizeBytes;
+  private final int initialCapacity;
   private final List<ShardFile> shards;
   private FlatBufferBuilder builder;
   private int[] records = new int[1024];
@@ -60,6 +61,9 @@ public final class SchemaShardWriter {
    * @param strict whether a BSON field the schema does not name rejects its document
    * @param shardSizeBytes finish a shard once it would pass this size, 1 KiB..1 GiB
    * @param completed shards already written by an interrupted run
+   * @param initialCapacity each shard's first buffer size in bytes (pre-size it from the
+   *     collection's figures: a buffer that doubles copies itself each time); at most a quarter of
+   *     the shard size + 1 MiB is taken
    */
   public SchemaShardWriter(
       Path dir,
@@ -68,7 +72,8 @@ public final class SchemaShardWriter {
       Sharing.Kinds kinds,
       boolean strict,
       long shardSizeBytes,
-      List<ShardFile> completed) {
+      List<ShardFile> completed,
+      int initialCapacity) {
     this.dir = Objects.requireNonNull(dir, "dir");
     this.baseName = Objects.requireNonNull(baseName, "baseName");
     this.plan = Objects.requireNonNull(plan, "plan");
@@ -80,6 +85,8 @@ public final class SchemaShardWriter {
               + shardSizeBytes);
     }
     this.shardSizeBytes = shardSizeBytes;
+    this.initialCapacity =
+        (int) Math.max(1024, Math.min(initialCapacity, (shardSizeBytes + (1 << 20)) / 4));
     this.sharing = new Sharing(plan, kinds);
     this.encoder = new RecordEncoder(plan, sharing, strict);
     this.shards = new ArrayList<>(completed);
@@ -88,7 +95,7 @@ public final class SchemaShardWriter {
   /** Adds the document {@code doc[offset, offset + length)}. */
   public Outcome add(byte[] doc, int offset, int length) {
     if (builder == null) {
-      builder = new FlatBufferBuilder((int) Math.min(shardSizeBytes, 1 << 20));
+      builder = new FlatBufferBuilder(initialCapacity);
       sharing.clear();
       count = 0;
     }

@@ -125,7 +125,9 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
     rejectsLength = ctx.getLong(REJECTS_LENGTH, 0L);
     if (options.schemaMode()) {
       SchemaFiles schema = schema(staging, resuming);
-      sink = new SchemaSink(staging, schema.name(), schema.plan(), options, done, counts);
+      sink =
+          new SchemaSink(
+              staging, schema.name(), schema.plan(), options, initialCapacity, done, counts);
     } else {
       sink = new OrgSink(staging, options, initialCapacity, expectedOrgs, done, counts);
     }

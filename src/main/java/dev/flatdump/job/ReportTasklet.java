@@ -1,19 +1,26 @@
 package dev.flatdump.job;
 
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoCursor;
 import dev.flatdump.Org;
+import dev.flatdump.artifact.ArtifactException;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.OrgArtifact;
+import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.ShardFile;
+import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.report.Baseline;
 import dev.flatdump.report.BaselineSize;
 import dev.flatdump.report.BaselineSizer;
 import dev.flatdump.report.ReportWriter;
+import dev.flatdump.report.SchemaBaselines;
 import dev.flatdump.report.SizeReport;
 import dev.flatdump.source.CollectionStats;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -22,7 +29,10 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
 import org.bson.Document;
+import org.bson.RawBsonDocument;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.scope.context.ChunkContext;
 import org.springframework.batch.core.step.StepContribution;
@@ -72,7 +82,9 @@ final class ReportTasklet implements Tasklet {
       runtime.progress().accept("reportStep: measuring baselines " + options.compare());
     }
     List<BaselineSize> baselines =
-        measureBaselines(options, shards, staging, runtime.compressThreads());
+        options.schemaMode()
+            ? measureSchemaBaselines(options, shards, staging, runtime.compressThreads())
+            : measureBaselines(options, shards, staging, runtime.compressThreads());
 
     Instant started = instant(job.getStartTime());
     Instant now = Instant.now();
@@ -137,6 +149,56 @@ final class ReportTasklet implements Tasklet {
           sizer.add(org);
         }
         sizer.shardBoundary();
+      }
+      return sizer.finish();
+    }
+  }
+
+  /**
+   * The baselines of an export of the user's schema: the FlatBuffers ones encode the source
+   * documents again (one more pass over the collection, with the export's query, in {@code _id}
+   * order), JSON lines come from the staged shards.
+   */
+  private List<BaselineSize> measureSchemaBaselines(
+      ExportOptions options, List<ShardFile> shards, Path staging, int threads) {
+    if (options.compare().isEmpty()) {
+      return List.of();
+    }
+    Set<Baseline> which = EnumSet.copyOf(Baseline.parse(String.join(",", options.compare())));
+    SchemaPlan plan = SchemaFiles.staged(staging, SchemaFiles.nameOf(options.schema())).plan();
+    try (SchemaBaselines sizer =
+        new SchemaBaselines(
+            plan,
+            which,
+            CompressTasklet.compression(options, "gzip", threads),
+            CompressTasklet.compression(options, "zstd", threads),
+            BaselineSizer.DEFAULT_MAX_SHARD_BYTES)) {
+      if (sizer.needsDocuments()) {
+        runtime.progress().accept("reportStep: reading the collection again for the baselines");
+        MongoCollection<RawBsonDocument> source =
+            runtime
+                .mongo()
+                .getDatabase(options.database())
+                .getCollection(options.collection(), RawBsonDocument.class);
+        try (MongoCursor<RawBsonDocument> docs =
+            source
+                .find(BsonDocument.parse(options.query()))
+                .sort(new BsonDocument("_id", new BsonInt32(1)))
+                .batchSize(options.batchSize())
+                .iterator()) {
+          while (docs.hasNext()) {
+            ByteBuffer b = docs.next().getByteBuffer().asNIO();
+            sizer.addDocument(b.array(), b.arrayOffset() + b.position(), b.remaining());
+          }
+        }
+      }
+      for (ShardFile s : shards) {
+        Path file = staging.resolve(s.fileName());
+        try (FileChannel ch = FileChannel.open(file)) {
+          sizer.addShard(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()));
+        } catch (java.io.IOException e) {
+          throw new ArtifactException("cannot read " + file + ": " + e.getMessage(), e);
+        }
       }
       return sizer.finish();
     }

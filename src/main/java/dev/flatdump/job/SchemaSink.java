@@ -31,6 +31,7 @@ final class SchemaSink implements RecordSink {
       String baseName,
       SchemaPlan plan,
       ExportOptions options,
+      int initialCapacity,
       List<ShardFile> done,
       String counts) {
     this.baseName = baseName;
@@ -42,7 +43,8 @@ final class SchemaSink implements RecordSink {
             options.dedup().kinds(),
             options.strict(),
             options.shardSize(),
-            done);
+            done,
+            initialCapacity);
     this.before = counts == null ? EncodeCounts.EMPTY : JobState.counts(counts);
   }
 

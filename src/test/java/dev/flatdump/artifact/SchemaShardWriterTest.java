@@ -49,7 +49,8 @@ class SchemaShardWriterTest {
     SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
     Path out = Files.createDirectories(dir.resolve("out"));
     SchemaShardWriter writer =
-        new SchemaShardWriter(out, "states", fx.plan, Sharing.Kinds.ALL, false, 2048, List.of());
+        new SchemaShardWriter(
+            out, "states", fx.plan, Sharing.Kinds.ALL, false, 2048, List.of(), 1024);
     int done = 0;
     for (int i = 0; i < 60; i++) {
       byte[] doc = bson(state(i));
@@ -88,7 +89,8 @@ class SchemaShardWriterTest {
     SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
     Path out = Files.createDirectories(dir.resolve("out"));
     SchemaShardWriter writer =
-        new SchemaShardWriter(out, "states", fx.plan, Sharing.Kinds.ALL, false, 1 << 20, List.of());
+        new SchemaShardWriter(
+            out, "states", fx.plan, Sharing.Kinds.ALL, false, 1 << 20, List.of(), 1 << 20);
     byte[] bad = bson("{\"code\": \"X\", \"places\": [{\"kind\": \"Town\"}]}");
     byte[] good = bson(state(1));
 
@@ -108,7 +110,8 @@ class SchemaShardWriterTest {
   void writesOneEmptyShardForNoDocuments() throws Exception {
     SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
     SchemaShardWriter writer =
-        new SchemaShardWriter(dir, "states", fx.plan, Sharing.Kinds.ALL, false, 4096, List.of());
+        new SchemaShardWriter(
+            dir, "states", fx.plan, Sharing.Kinds.ALL, false, 4096, List.of(), 1024);
 
     writer.finish();
 

@@ -52,7 +52,9 @@ class PublicDatasetsIT {
     assertThat(states).hasSize(5084);
     load(db.getCollection("states", BsonDocument.class), states);
 
-    CliRun run = exportWithSchema(server, db, "states", out, "sample-data/states.fbs");
+    CliRun run =
+        exportWithSchema(
+            server, db, "states", out, "sample-data/states.fbs", "--compare", "plain,strings,json");
 
     assertThat(run.exitCode()).as(run.toString()).isZero();
     Path export = ExportCommandIT.exported(out);
@@ -68,6 +70,14 @@ class PublicDatasetsIT {
       assertThat(Checksums.sha256(export.resolve(f.name()))).as(f.name()).isEqualTo(f.sha256());
     }
     assertThat(m.shards()).extracting(f -> f.name()).containsExactly("states.fb");
+    JsonNode report = ExportCommandIT.report(out);
+    assertThat(report.get("baselines").findValuesAsString("name"))
+        .containsExactly("plain", "strings", "json");
+    long artifact = m.shards().get(0).bytes();
+    JsonNode plain = report.get("baselines").get(0);
+    assertThat(plain.get("bytes").asLong()).isGreaterThan(artifact);
+    assertThat(report.get("dedup").get("flatdump.samples.states.City").get("total").asLong())
+        .isEqualTo(states.stream().mapToLong(s -> s.getArray("cities").size()).sum());
 
     List<Object> expected = new ArrayList<>();
     for (BsonDocument s : states) {
@@ -186,8 +196,10 @@ class PublicDatasetsIT {
   }
 
   private static CliRun exportWithSchema(
-      MongoServer server, MongoDatabase db, String coll, Path out, String schema) {
-    return ExportCommandIT.export(server, db, coll, out, "--schema", schema, "--compress", "gzip");
+      MongoServer server, MongoDatabase db, String coll, Path out, String schema, String... more) {
+    List<String> args = new ArrayList<>(List.of("--schema", schema, "--compress", "gzip"));
+    args.addAll(List.of(more));
+    return ExportCommandIT.export(server, db, coll, out, args.toArray(String[]::new));
   }
 
   /** The path of the first array where the emoji schema has one value, or null. */

@@ -151,7 +151,7 @@ class ExportOptionsTest {
               a -> {
                 a.schema = Path.of("schemas", "states.fbs");
                 a.strict = true;
-                a.compare = List.of();
+                a.compare = List.of("plain", "strings", "json");
               });
 
       assertThat(ExportOptions.from(options.toJobParameters())).isEqualTo(options);
@@ -257,10 +257,10 @@ class ExportOptionsTest {
     }
 
     @Test
-    void baselinesWithASchema() {
+    void theProtobufBaselineWithASchema() {
       assertThatIllegalArgumentException()
           .isThrownBy(() -> options(a -> a.schema = Path.of("states.fbs")))
-          .withMessageContaining("--compare measures baselines for the bundled organizations");
+          .withMessageContaining("the protobuf baseline has a schema of its own");
     }
 
     @Test

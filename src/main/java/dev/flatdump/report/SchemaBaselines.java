@@ -1,0 +1,256 @@
+package dev.flatdump.report;
+
+import com.google.flatbuffers.FlatBufferBuilder;
+import dev.flatdump.artifact.Compression;
+import dev.flatdump.artifact.RecordJson;
+import dev.flatdump.encode.engine.RecordEncoder;
+import dev.flatdump.encode.engine.RecordsRoot;
+import dev.flatdump.encode.engine.RejectedRecord;
+import dev.flatdump.encode.engine.Sharing;
+import dev.flatdump.encode.plan.SchemaPlan;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The {@code --compare} baselines of an export of the user's schema: the same records as plain
+ * FlatBuffers (no de-dup), with strings de-duplicated only, and as JSON lines, each with its gzip
+ * and zstd sizes. The FlatBuffers baselines encode the source documents again with the same engine
+ * and other de-dup settings ({@link #addDocument}; documents the schema refuses are left out, as
+ * the export left them out), cutting a shard at {@code maxShardBytes}; JSON lines are the exported
+ * records as {@code inspect --json} prints them ({@link #addShard}). Compressed bytes are counted,
+ * never kept. Not thread-safe; holds native zstd memory until {@link #finish} or {@link #close}.
+ */
+public final class SchemaBaselines implements Closeable {
+
+  /** The baselines this measures: not {@code protobuf}, which has a schema of its own. */
+  public static final Set<Baseline> SUPPORTED =
+      EnumSet.of(Baseline.PLAIN, Baseline.STRINGS, Baseline.JSON);
+
+  private final List<Encoded> encoded = new ArrayList<>();
+  private final SchemaPlan plan;
+  private final Compression gzip;
+  private final Compression zstd;
+  private Json json;
+  private boolean done;
+
+  /**
+   * @throws IllegalArgumentException for a baseline not in {@link #SUPPORTED}
+   */
+  public SchemaBaselines(
+      SchemaPlan plan,
+      Set<Baseline> which,
+      Compression gzip,
+      Compression zstd,
+      long maxShardBytes) {
+    this.plan = Objects.requireNonNull(plan, "plan");
+    this.gzip = Objects.requireNonNull(gzip, "gzip");
+    this.zstd = Objects.requireNonNull(zstd, "zstd");
+    for (Baseline b : which) {
+      if (!SUPPORTED.contains(b)) {
+        throw new IllegalArgumentException(
+            "the " + b.id() + " baseline is not measured for a user's schema");
+      }
+    }
+    if (which.contains(Baseline.PLAIN)) {
+      encoded.add(new Encoded(Baseline.PLAIN, Sharing.Kinds.NONE, maxShardBytes));
+    }
+    if (which.contains(Baseline.STRINGS)) {
+      encoded.add(
+          new Encoded(Baseline.STRINGS, new Sharing.Kinds(true, false, false), maxShardBytes));
+    }
+    if (which.contains(Baseline.JSON)) {
+      json = new Json();
+    }
+  }
+
+  /** Whether any baseline needs the source documents ({@link #addDocument}). */
+  public boolean needsDocuments() {
+    return !encoded.isEmpty();
+  }
+
+  /** One source document's BSON bytes {@code b[offset, offset + length)}, in export order. */
+  public void addDocument(byte[] b, int offset, int length) {
+    requireOpen();
+    for (Encoded e : encoded) {
+      e.add(b, offset, length);
+    }
+  }
+
+  /** One exported shard, whose records the JSON baseline writes as lines. */
+  public void addShard(ByteBuffer shard) {
+    requireOpen();
+    if (json != null) {
+      json.add(shard);
+    }
+  }
+
+  /** The sizes, in {@link Baseline} order; releases everything. */
+  public List<BaselineSize> finish() {
+    requireOpen();
+    done = true;
+    try {
+      List<BaselineSize> sizes = new ArrayList<>();
+      for (Encoded e : encoded) {
+        sizes.add(e.finish());
+      }
+      if (json != null) {
+        sizes.add(json.finish());
+      }
+      sizes.sort((a, b) -> a.baseline().compareTo(b.baseline()));
+      return List.copyOf(sizes);
+    } finally {
+      close();
+    }
+  }
+
+  @Override
+  public void close() {
+    done = true;
+    if (json != null) {
+      json.close();
+    }
+  }
+
+  private void requireOpen() {
+    if (done) {
+      throw new IllegalStateException("the baselines are already finished");
+    }
+  }
+
+  private long compressedSize(Baseline b, Compression c, ByteBuffer shard) {
+    try {
+      return CompressedSize.of(c, shard);
+    } catch (IOException e) {
+      throw new ReportException(
+          "cannot measure baseline " + b.id() + " with " + c.name() + ": " + e, null, e);
+    }
+  }
+
+  /** A FlatBuffers baseline: the documents encoded again, shard by shard. */
+  private final class Encoded {
+    private final Baseline baseline;
+    private final Sharing sharing;
+    private final RecordEncoder encoder;
+    private final long maxShardBytes;
+    private FlatBufferBuilder builder;
+    private int[] records = new int[1024];
+    private int count;
+    private long bytes;
+    private long gzipBytes;
+    private long zstdBytes;
+
+    Encoded(Baseline baseline, Sharing.Kinds kinds, long maxShardBytes) {
+      this.baseline = baseline;
+      this.sharing = new Sharing(plan, kinds);
+      this.encoder = new RecordEncoder(plan, sharing, false);
+      this.maxShardBytes = maxShardBytes;
+    }
+
+    void add(byte[] b, int offset, int length) {
+      if (builder == null) {
+        builder = new FlatBufferBuilder((int) Math.min(1 << 20, maxShardBytes));
+        sharing.clear();
+        count = 0;
+      }
+      int record;
+      try {
+        record = encoder.encode(builder, b, offset, length);
+      } catch (RejectedRecord e) {
+        return; // not in the export either
+      }
+      if (count == records.length) {
+        records = Arrays.copyOf(records, count * 2);
+      }
+      records[count++] = record;
+      if (builder.offset() >= maxShardBytes) {
+        cut();
+      }
+    }
+
+    private void cut() {
+      RecordsRoot.finish(builder, plan, records, count);
+      ByteBuffer shard = builder.dataBuffer();
+      builder = null;
+      bytes += shard.remaining();
+      gzipBytes += compressedSize(baseline, gzip, shard);
+      zstdBytes += compressedSize(baseline, zstd, shard);
+    }
+
+    BaselineSize finish() {
+      if (builder != null) {
+        cut();
+      }
+      return new BaselineSize(baseline, bytes, gzipBytes, zstdBytes);
+    }
+  }
+
+  /** JSON lines of the exported records, counted raw, gzipped and zstd-compressed. */
+  private final class Json {
+    private final RecordJson records = new RecordJson(plan);
+    private final CountingOutputStream raw = new CountingOutputStream();
+    private final CountingOutputStream gzipped = new CountingOutputStream();
+    private final CountingOutputStream zstded = new CountingOutputStream();
+    private final OutputStream out;
+    private boolean closed;
+
+    Json() {
+      OutputStream gzipOut = null;
+      try {
+        gzipOut = gzip.wrap(gzipped);
+        out = new TeeOutputStream(raw, gzipOut, zstd.wrap(zstded));
+      } catch (IOException e) {
+        if (gzipOut != null) {
+          try {
+            gzipOut.close();
+          } catch (IOException ignored) {
+            // the failure to open is what the caller hears about
+          }
+        }
+        throw new ReportException("cannot open baseline json: " + e, null, e);
+      }
+    }
+
+    void add(ByteBuffer shard) {
+      int n = records.count(shard);
+      try {
+        for (int i = 0; i < n; i++) {
+          out.write(records.record(shard, i).getBytes(StandardCharsets.UTF_8));
+          out.write('\n');
+        }
+      } catch (IOException e) {
+        throw new ReportException("cannot write baseline json: " + e, null, e);
+      }
+    }
+
+    BaselineSize finish() {
+      try {
+        closed = true;
+        out.close(); // finishes both compressed frames
+      } catch (IOException e) {
+        throw new ReportException("cannot finish baseline json: " + e, null, e);
+      }
+      return new BaselineSize(Baseline.JSON, raw.count(), gzipped.count(), zstded.count());
+    }
+
+    void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try {
+        out.close();
+      } catch (IOException ignored) {
+        // closing after a failure: nothing more to say
+      }
+    }
+  }
+}

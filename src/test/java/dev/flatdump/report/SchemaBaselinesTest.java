@@ -1,0 +1,157 @@
+package dev.flatdump.report;
+
+import static dev.flatdump.testing.SchemaFixtures.bson;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import dev.flatdump.artifact.Compression;
+import dev.flatdump.artifact.RecordJson;
+import dev.flatdump.encode.engine.RecordEncoder;
+import dev.flatdump.encode.engine.Sharing;
+import dev.flatdump.testing.SchemaFixtures;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SchemaBaselinesTest {
+
+  private static final String SCHEMA =
+      """
+      table Attr { id: string; size: short; }
+      table R { name: string; tags: [string]; attrs: [Attr]; }
+      table Root { rs: [R]; }
+      root_type Root;
+      """;
+
+  @TempDir Path dir;
+
+  private static List<byte[]> docs() {
+    List<byte[]> docs = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      int size = i % 50 == 7 ? 70000 : i % 3; // every fiftieth-and-seventh does not fit a short
+      docs.add(
+          bson(
+              "{\"name\": \"organization-name-"
+                  + (i % 4)
+                  + "\", \"tags\": [\"a-long-tag\", \"t\"], \"attrs\": [{\"id\": \"attribute-id\","
+                  + " \"size\": "
+                  + size
+                  + "}]}"));
+    }
+    return docs;
+  }
+
+  private static Compression gzip() {
+    return Compression.create("gzip", 6);
+  }
+
+  private static Compression zstd() {
+    return Compression.create("zstd", 3);
+  }
+
+  private static BaselineSize of(List<BaselineSize> sizes, Baseline b) {
+    return sizes.stream().filter(s -> s.baseline() == b).findFirst().orElseThrow();
+  }
+
+  @Test
+  void encodesTheDocumentsThatFitAgainAndWritesTheRecordsAsJson() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
+    List<byte[]> all = docs();
+    List<byte[]> fitting = new ArrayList<>();
+    for (byte[] d : all) {
+      try {
+        new RecordEncoder(fx.plan, false)
+            .encode(new com.google.flatbuffers.FlatBufferBuilder(), d, 0, d.length);
+        fitting.add(d);
+      } catch (dev.flatdump.encode.engine.RejectedRecord e) {
+        // left out, as the export leaves it out
+      }
+    }
+    assertThat(fitting).hasSize(all.size() - 4);
+    ByteBuffer exported =
+        fx.encode(
+            new RecordEncoder(fx.plan, new Sharing(fx.plan, Sharing.Kinds.ALL), false), fitting);
+    // as the export writes: a refused document's objects written before the refusal stay
+    ByteBuffer plain = exportLike(fx, Sharing.Kinds.NONE, all);
+    ByteBuffer strings = exportLike(fx, Sharing.Kinds.parse("strings"), all);
+    long jsonBytes = 0;
+    RecordJson json = new RecordJson(fx.plan);
+    for (int i = 0; i < json.count(exported); i++) {
+      jsonBytes += json.record(exported, i).getBytes(StandardCharsets.UTF_8).length + 1;
+    }
+
+    List<BaselineSize> sizes;
+    try (SchemaBaselines b =
+        new SchemaBaselines(fx.plan, SchemaBaselines.SUPPORTED, gzip(), zstd(), 1L << 30)) {
+      for (byte[] d : all) {
+        b.addDocument(d, 0, d.length);
+      }
+      b.addShard(exported);
+      sizes = b.finish();
+    }
+
+    assertThat(sizes)
+        .extracting(BaselineSize::baseline)
+        .containsExactly(Baseline.PLAIN, Baseline.STRINGS, Baseline.JSON);
+    assertThat(of(sizes, Baseline.PLAIN).bytes()).isEqualTo(plain.remaining());
+    assertThat(of(sizes, Baseline.STRINGS).bytes()).isEqualTo(strings.remaining());
+    assertThat(of(sizes, Baseline.STRINGS).bytes()).isLessThan(of(sizes, Baseline.PLAIN).bytes());
+    assertThat(of(sizes, Baseline.JSON).bytes()).isEqualTo(jsonBytes);
+    for (BaselineSize s : sizes) {
+      assertThat(s.gzipBytes()).as(s.baseline().id()).isPositive().isLessThan(s.bytes());
+      assertThat(s.zstdBytes()).as(s.baseline().id()).isPositive().isLessThan(s.bytes());
+    }
+  }
+
+  private static ByteBuffer exportLike(SchemaFixtures fx, Sharing.Kinds kinds, List<byte[]> docs) {
+    var builder = new com.google.flatbuffers.FlatBufferBuilder(1024);
+    var encoder = new RecordEncoder(fx.plan, new Sharing(fx.plan, kinds), false);
+    int[] records = new int[docs.size()];
+    int n = 0;
+    for (byte[] d : docs) {
+      try {
+        records[n] = encoder.encode(builder, d, 0, d.length);
+        n++;
+      } catch (dev.flatdump.encode.engine.RejectedRecord e) {
+        // left out of the records
+      }
+    }
+    dev.flatdump.encode.engine.RecordsRoot.finish(builder, fx.plan, records, n);
+    return builder.dataBuffer();
+  }
+
+  @Test
+  void cutsItsOwnShardsAtTheLimit() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
+    long whole;
+    long cut;
+    try (SchemaBaselines b =
+        new SchemaBaselines(fx.plan, Set.of(Baseline.PLAIN), gzip(), zstd(), 1L << 30)) {
+      docs().forEach(d -> b.addDocument(d, 0, d.length));
+      whole = b.finish().get(0).bytes();
+    }
+    try (SchemaBaselines b =
+        new SchemaBaselines(fx.plan, Set.of(Baseline.PLAIN), gzip(), zstd(), 2048)) {
+      docs().forEach(d -> b.addDocument(d, 0, d.length));
+      cut = b.finish().get(0).bytes();
+    }
+    assertThat(cut).as("several shards, each with its root").isGreaterThan(whole);
+  }
+
+  @Test
+  void refusesProtobuf() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
+    assertThatIllegalArgumentException()
+        .isThrownBy(
+            () ->
+                new SchemaBaselines(
+                    fx.plan, EnumSet.of(Baseline.PROTOBUF), gzip(), zstd(), 1L << 30))
+        .withMessageContaining("protobuf baseline is not measured for a user's schema");
+  }
+}
