@@ -82,13 +82,10 @@ public final class DedupAudit {
   }
 
   private void root() {
-    int start = bb.position();
-    int root = start + bb.getInt(start);
-    int p = fieldPosition(root, plan.records().slot());
-    if (p == 0) {
+    int v = RecordsBuffer.recordsVector(bb, plan);
+    if (v == 0) {
       return;
     }
-    int v = p + bb.getInt(p);
     int n = bb.getInt(v);
     for (int i = 0; i < n; i++) {
       int e = v + 4 + 4 * i;
@@ -110,13 +107,7 @@ public final class DedupAudit {
   }
 
   private int fieldPosition(int table, int slot) {
-    int vtable = table - bb.getInt(table);
-    int vtableSize = bb.getShort(vtable) & 0xffff;
-    if (slot >= vtableSize) {
-      return 0;
-    }
-    int offset = bb.getShort(vtable + slot) & 0xffff;
-    return offset == 0 ? 0 : table + offset;
+    return RecordsBuffer.fieldPosition(bb, table, slot);
   }
 
   /** Visits the table of plan {@code type} at {@code at} once, its children first. */

@@ -49,23 +49,12 @@ public final class RecordJson {
     return shard.duplicate().order(ByteOrder.LITTLE_ENDIAN);
   }
 
-  /** The records vector's position, or 0 when the root does not have it. */
   private int recordsVector(ByteBuffer bb) {
-    int start = bb.position();
-    int root = start + bb.getInt(start);
-    int field = fieldPosition(bb, root, plan.records().slot());
-    return field == 0 ? 0 : field + bb.getInt(field);
+    return RecordsBuffer.recordsVector(bb, plan);
   }
 
-  /** Where the field of vtable offset {@code slot} lies in the table at {@code table}, or 0. */
   private static int fieldPosition(ByteBuffer bb, int table, int slot) {
-    int vtable = table - bb.getInt(table);
-    int vtableSize = bb.getShort(vtable) & 0xffff;
-    if (slot >= vtableSize) {
-      return 0;
-    }
-    int offset = bb.getShort(vtable + slot) & 0xffff;
-    return offset == 0 ? 0 : table + offset;
+    return RecordsBuffer.fieldPosition(bb, table, slot);
   }
 
   private void table(ByteBuffer bb, TablePlan t, int table, StringBuilder out) {

@@ -443,20 +443,11 @@ public final class SchemaExportVerifier {
   }
 
   private int recordsVector(ByteBuffer bb) {
-    int start = bb.position();
-    int root = start + bb.getInt(start);
-    int p = fieldPosition(bb, root, plan.records().slot());
-    return p == 0 ? 0 : p + bb.getInt(p);
+    return RecordsBuffer.recordsVector(bb, plan);
   }
 
   private static int fieldPosition(ByteBuffer bb, int table, int slot) {
-    int vtable = table - bb.getInt(table);
-    int size = bb.getShort(vtable) & 0xffff;
-    if (slot >= size) {
-      return 0;
-    }
-    int offset = bb.getShort(vtable + slot) & 0xffff;
-    return offset == 0 ? 0 : table + offset;
+    return RecordsBuffer.fieldPosition(bb, table, slot);
   }
 
   private Map<String, Object> readTable(ByteBuffer bb, TablePlan t, int table) {

@@ -21,13 +21,13 @@ class FieldLookupTest {
           "exactly15bytes_",
           "x16bytes_name_xx");
 
-  private static FieldLookup lookup() {
+  private static FieldLookup lookup(List<String> names) {
     List<FieldPlan> fields = new ArrayList<>();
-    for (int i = 0; i < NAMES.size(); i++) {
+    for (int i = 0; i < names.size(); i++) {
       fields.add(
           new FieldPlan(
-              NAMES.get(i),
-              NAMES.get(i),
+              names.get(i),
+              names.get(i),
               i,
               4 + 2 * i,
               FieldKind.INT,
@@ -41,6 +41,10 @@ class FieldLookupTest {
               0));
     }
     return new FieldLookup(fields);
+  }
+
+  private static FieldLookup lookup() {
+    return lookup(NAMES);
   }
 
   /** {@code name}, its NUL, then {@code after}, padded so that 16 bytes can be read. */
@@ -79,24 +83,10 @@ class FieldLookupTest {
     FieldLookup few = lookup();
     assertThat(few.findShort(element("quantity", "x"), 3)).isEqualTo(NAMES.indexOf("quantity"));
     assertThat(few.findShort(element("nope", ""), 3)).isEqualTo(-1);
-    List<FieldPlan> many = new ArrayList<>();
+    List<String> many = new ArrayList<>();
     for (int i = 0; i < 9; i++) {
-      many.add(
-          new FieldPlan(
-              "f" + i,
-              "f" + i,
-              i,
-              4 + 2 * i,
-              FieldKind.INT,
-              null,
-              -1,
-              -1,
-              false,
-              false,
-              false,
-              0,
-              0));
+      many.add("f" + i);
     }
-    assertThat(new FieldLookup(many).findShort(element("f3", ""), 3)).isEqualTo(-1);
+    assertThat(lookup(many).findShort(element("f3", ""), 3)).isEqualTo(-1);
   }
 }

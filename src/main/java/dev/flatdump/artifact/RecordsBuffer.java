@@ -1,0 +1,33 @@
+package dev.flatdump.artifact;
+
+import dev.flatdump.encode.plan.SchemaPlan;
+import java.nio.ByteBuffer;
+
+/**
+ * Where things are in a shard of a user's schema, for the readers that walk it through the plan
+ * ({@link RecordJson}, {@link DedupAudit}, {@link SchemaExportVerifier}). The buffer is
+ * little-endian and has passed {@link SchemaVerifier}: offsets are followed as they are. Static.
+ */
+final class RecordsBuffer {
+
+  private RecordsBuffer() {}
+
+  /** The records vector's position in {@code bb}, or 0 when the root does not have it. */
+  static int recordsVector(ByteBuffer bb, SchemaPlan plan) {
+    int start = bb.position();
+    int root = start + bb.getInt(start);
+    int field = fieldPosition(bb, root, plan.records().slot());
+    return field == 0 ? 0 : field + bb.getInt(field);
+  }
+
+  /** Where the field of vtable offset {@code slot} lies in the table at {@code table}, or 0. */
+  static int fieldPosition(ByteBuffer bb, int table, int slot) {
+    int vtable = table - bb.getInt(table);
+    int vtableSize = bb.getShort(vtable) & 0xffff;
+    if (slot >= vtableSize) {
+      return 0;
+    }
+    int offset = bb.getShort(vtable + slot) & 0xffff;
+    return offset == 0 ? 0 : table + offset;
+  }
+}
