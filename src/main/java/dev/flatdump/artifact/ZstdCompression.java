@@ -13,9 +13,7 @@ public record ZstdCompression(int level, int threads) implements Compression {
 
   /**
    * zstd's own default level, and the export's. On a de-duplicated artifact the higher levels buy
-   * little for their CPU: 100K realistic orgs (40,953,208 bytes) compress to 28,449,626 bytes in
-   * 316 ms at 3 and to 28,331,082 bytes (0.4 % smaller) in 1,217 ms at 9 (docs/benchmarks.md,
-   * "Size").
+   * little for their CPU (docs/benchmarks.md, "Size").
    */
   public static final int DEFAULT_LEVEL = 3;
 
