@@ -46,6 +46,9 @@ public record SchemaFiles(String name, byte[] text, byte[] binary) {
    */
   public static SchemaFiles of(Path schema) {
     String name = nameOf(schema);
+    if (!Files.isRegularFile(schema)) {
+      throw new SchemaException("no such schema file: " + schema);
+    }
     try {
       if (schema.getFileName().toString().endsWith(BINARY_EXTENSION)) {
         return new SchemaFiles(name, null, Files.readAllBytes(schema));

@@ -280,7 +280,7 @@ public final class ExportCommand implements Callable<Integer> {
             schema,
             strict);
     if (options.schemaMode()) {
-      requireMappable(options.schema());
+      requireMappable(schema); // as the user spelled it, in the message
     }
     if (restart && newRun) {
       throw new IllegalArgumentException("--restart and --new-run exclude each other");

@@ -267,9 +267,13 @@ class ExportCommandIT {
           .contains("missing --db, --collection, --out")
           .contains("FLATDUMP_DB");
 
-      CliRun badDedup = exportWithOption(server, out, "--dedup", "strings,tables");
+      CliRun badDedup = exportWithOption(server, out, "--dedup", "strings,objects");
       assertThat(badDedup.exitCode()).isEqualTo(2);
-      assertThat(badDedup.err()).contains("tables");
+      assertThat(badDedup.err()).contains("objects");
+
+      CliRun badSchema = exportWithOption(server, out, "--schema", "no-such-schema.fbs");
+      assertThat(badSchema.exitCode()).isEqualTo(2);
+      assertThat(badSchema.err()).contains("--schema: no such schema file: no-such-schema.fbs");
 
       CliRun badSize = exportWithOption(server, out, "--shard-size", "3GiB");
       assertThat(badSize.exitCode()).isEqualTo(2);
