@@ -8,12 +8,12 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Counts what a shard still holds more than once: equal strings, equal tables of each type, and
@@ -22,8 +22,13 @@ import java.util.Set;
  * the same fields present, the same scalar bits and the same children (the same offsets: children
  * are shared first); two vectors when they have the same element type and the same elements.
  *
- * <p>The shard must have passed {@link SchemaVerifier}: offsets are followed as they are. Holds a
- * key per distinct object while it runs. Stateless between calls; thread-safe.
+ * <p>Two walks over the shard keep the memory small whatever its size: the first takes a 64-bit
+ * hash of each distinct object's content (8 bytes per object) and finds the hashes met more than
+ * once; the second compares, byte for byte, only the objects with one of those hashes. So equal
+ * objects are never counted by hash alone, and the few that share a hash by chance are told apart.
+ *
+ * <p>The shard must have passed {@link SchemaVerifier}: offsets are followed as they are. Stateless
+ * between calls; thread-safe.
  */
 public final class DedupAudit {
 
@@ -40,31 +45,57 @@ public final class DedupAudit {
     }
   }
 
+  private static final int STRINGS = 0;
+  private static final int VECTORS = 1;
+  private static final int TABLES = 2; // then one kind per table type
+
   private final SchemaPlan plan;
   private final ByteBuffer bb;
-  private final Set<Integer> seenStrings = new HashSet<>();
-  private final Map<ByteBuffer, Integer> strings = new HashMap<>();
-  private final Set<Integer> seenVectors = new HashSet<>();
-  private final Map<ByteBuffer, Integer> vectors = new HashMap<>();
-  private final List<Set<Integer>> seenTables = new ArrayList<>();
-  private final List<Map<ByteBuffer, Integer>> tables = new ArrayList<>();
-  private final long[] tableDuplicates;
-  private long stringDuplicates;
-  private long vectorDuplicates;
+
+  /** Objects visited in this walk, by position / 4 (every object is 4-aligned). */
+  private final BitSet seenStrings = new BitSet();
+
+  private final BitSet seenVectors = new BitSet();
+  private final BitSet seenTables = new BitSet();
+
+  /** First walk: each kind's content hashes; second walk: the hashes met more than once, sorted. */
+  private final LongList[] hashes;
+
+  private final long[][] suspects;
+
+  /** Second walk: the suspects' contents, per kind, compared exactly. */
+  private final List<Map<ByteBuffer, Integer>> contents = new ArrayList<>();
+
+  private final long[] objects;
+  private final long[] duplicates;
+  private boolean second;
 
   private DedupAudit(SchemaPlan plan, ByteBuffer shard) {
     this.plan = plan;
     this.bb = shard.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-    for (int i = 0; i < plan.tables().size(); i++) {
-      seenTables.add(new HashSet<>());
-      tables.add(new HashMap<>());
+    int kinds = TABLES + plan.tables().size();
+    hashes = new LongList[kinds];
+    suspects = new long[kinds][];
+    objects = new long[kinds];
+    duplicates = new long[kinds];
+    for (int k = 0; k < kinds; k++) {
+      hashes[k] = new LongList();
+      contents.add(new HashMap<>());
     }
-    tableDuplicates = new long[plan.tables().size()];
   }
 
   /** The counts for one shard: strings, vectors, then each table type that has tables. */
   public static List<Count> audit(SchemaPlan plan, ByteBuffer shard) {
     DedupAudit a = new DedupAudit(plan, shard);
+    a.root();
+    for (int k = 0; k < a.hashes.length; k++) {
+      a.suspects[k] = a.hashes[k].repeated();
+      a.hashes[k] = null;
+    }
+    a.second = true;
+    a.seenStrings.clear();
+    a.seenVectors.clear();
+    a.seenTables.clear();
     a.root();
     return a.counts();
   }
@@ -95,15 +126,40 @@ public final class DedupAudit {
 
   private List<Count> counts() {
     List<Count> counts = new ArrayList<>();
-    counts.add(new Count("strings", seenStrings.size(), stringDuplicates));
-    counts.add(new Count("vectors", seenVectors.size(), vectorDuplicates));
-    for (int i = 0; i < tables.size(); i++) {
-      if (!seenTables.get(i).isEmpty()) {
+    counts.add(new Count("strings", objects[STRINGS], duplicates[STRINGS]));
+    counts.add(new Count("vectors", objects[VECTORS], duplicates[VECTORS]));
+    for (int i = 0; i < plan.tables().size(); i++) {
+      if (objects[TABLES + i] > 0) {
         counts.add(
-            new Count(plan.tables().get(i).name(), seenTables.get(i).size(), tableDuplicates[i]));
+            new Count(plan.tables().get(i).name(), objects[TABLES + i], duplicates[TABLES + i]));
       }
     }
     return counts;
+  }
+
+  /**
+   * One object of kind {@code kind}, whose content is {@code content}: first walk, its hash is
+   * noted; second walk, when that hash was met more than once, its content is compared with those
+   * of the objects before it.
+   */
+  private void met(int kind, ByteBuffer content) {
+    long h = hash(content);
+    if (!second) {
+      objects[kind]++;
+      hashes[kind].add(h);
+    } else if (Arrays.binarySearch(suspects[kind], h) >= 0
+        && contents.get(kind).putIfAbsent(content, 0) != null) {
+      duplicates[kind]++;
+    }
+  }
+
+  private static long hash(ByteBuffer content) {
+    long h = 0x9E3779B97F4A7C15L ^ content.remaining();
+    for (int i = content.position(); i < content.limit(); i++) {
+      h = (h ^ (content.get(i) & 0xff)) * 0x100000001B3L;
+      h ^= h >>> 29;
+    }
+    return h;
   }
 
   private int fieldPosition(int table, int slot) {
@@ -112,9 +168,10 @@ public final class DedupAudit {
 
   /** Visits the table of plan {@code type} at {@code at} once, its children first. */
   private void table(int type, int at) {
-    if (!seenTables.get(type).add(at)) {
+    if (seenTables.get(at >>> 2)) {
       return;
     }
+    seenTables.set(at >>> 2);
     TablePlan t = plan.tables().get(type);
     ByteArrayOutputStream key = new ByteArrayOutputStream(64);
     for (FieldPlan f : t.fields()) {
@@ -136,27 +193,24 @@ public final class DedupAudit {
         default -> bytes(key, p, f.kind().inlineSize());
       }
     }
-    if (tables.get(type).putIfAbsent(ByteBuffer.wrap(key.toByteArray()), at) != null) {
-      tableDuplicates[type]++;
-    }
+    met(TABLES + type, ByteBuffer.wrap(key.toByteArray()));
   }
 
   /** Visits the string at {@code at} once; returns its position. */
   private int string(int at) {
-    if (seenStrings.add(at)) {
-      ByteBuffer content = bb.slice(at + 4, bb.getInt(at)).order(ByteOrder.LITTLE_ENDIAN);
-      if (strings.putIfAbsent(content, at) != null) {
-        stringDuplicates++;
-      }
+    if (!seenStrings.get(at >>> 2)) {
+      seenStrings.set(at >>> 2);
+      met(STRINGS, bb.slice(at + 4, bb.getInt(at)));
     }
     return at;
   }
 
   /** Visits the vector of field {@code f} at {@code at} once, its elements first. */
   private int vector(FieldPlan f, int at) {
-    if (!seenVectors.add(at)) {
+    if (seenVectors.get(at >>> 2)) {
       return at;
     }
+    seenVectors.set(at >>> 2);
     int n = bb.getInt(at);
     FieldKind element = f.element();
     ByteArrayOutputStream key = new ByteArrayOutputStream(16 + 4 * n);
@@ -182,15 +236,40 @@ public final class DedupAudit {
       case STRUCT -> bytes(key, at + 4, n * plan.tables().get(f.typeIndex()).byteSize());
       default -> bytes(key, at + 4, n * element.inlineSize());
     }
-    if (vectors.putIfAbsent(ByteBuffer.wrap(key.toByteArray()), at) != null) {
-      vectorDuplicates++;
-    }
+    met(VECTORS, ByteBuffer.wrap(key.toByteArray()));
     return at;
   }
 
   private void bytes(ByteArrayOutputStream key, int at, int length) {
     for (int i = 0; i < length; i++) {
       key.write(bb.get(at + i));
+    }
+  }
+
+  /** A growing list of longs. */
+  private static final class LongList {
+    private long[] values = new long[1024];
+    private int size;
+
+    void add(long v) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, size * 2);
+      }
+      values[size++] = v;
+    }
+
+    /** The values met more than once, sorted, each once. */
+    long[] repeated() {
+      long[] sorted = Arrays.copyOf(values, size);
+      Arrays.sort(sorted);
+      LongList out = new LongList();
+      for (int i = 1; i < sorted.length; i++) {
+        if (sorted[i] == sorted[i - 1]
+            && (out.size == 0 || out.values[out.size - 1] != sorted[i])) {
+          out.add(sorted[i]);
+        }
+      }
+      return Arrays.copyOf(out.values, out.size);
     }
   }
 
