@@ -201,8 +201,7 @@ public final class DedupAudit {
           putInt(key, child);
         }
         case VECTOR -> putInt(key, vector(f, p + bb.getInt(p)));
-        case STRUCT -> bytes(key, p, plan.tables().get(f.typeIndex()).byteSize());
-        default -> bytes(key, p, f.kind().inlineSize());
+        default -> bytes(key, p, plan.inlineSize(f, f.kind()));
       }
     }
     met(TABLES + type, ByteBuffer.wrap(key.toByteArray()));
@@ -245,8 +244,7 @@ public final class DedupAudit {
           putInt(key, child);
         }
       }
-      case STRUCT -> bytes(key, at + 4, n * plan.tables().get(f.typeIndex()).byteSize());
-      default -> bytes(key, at + 4, n * element.inlineSize());
+      default -> bytes(key, at + 4, n * plan.inlineSize(f, element));
     }
     met(VECTORS, ByteBuffer.wrap(key.toByteArray()));
     return at;

@@ -7,7 +7,6 @@ import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.encode.plan.TablePlan;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Reads the records of a shard of any schema through its {@link SchemaPlan}, as JSON text: a table
@@ -97,11 +96,7 @@ public final class RecordJson {
   private void value(ByteBuffer bb, FieldPlan f, FieldKind kind, int p, StringBuilder out) {
     switch (kind) {
       case STRING -> {
-        int s = p + bb.getInt(p);
-        int length = bb.getInt(s);
-        byte[] bytes = new byte[length];
-        bb.get(s + 4, bytes);
-        string(new String(bytes, StandardCharsets.UTF_8), out);
+        string(RecordsBuffer.string(bb, p), out);
       }
       case TABLE -> table(bb, plan.tables().get(f.typeIndex()), p + bb.getInt(p), out);
       case STRUCT -> struct(bb, plan.tables().get(f.typeIndex()), p, out);
@@ -109,10 +104,7 @@ public final class RecordJson {
         int v = p + bb.getInt(p);
         int n = bb.getInt(v);
         FieldKind element = f.element();
-        int size =
-            element == FieldKind.STRUCT
-                ? plan.tables().get(f.typeIndex()).byteSize()
-                : element.inlineSize();
+        int size = plan.inlineSize(f, element);
         out.append('[');
         for (int i = 0; i < n; i++) {
           if (i > 0) {

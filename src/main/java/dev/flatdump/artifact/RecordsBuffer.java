@@ -20,6 +20,14 @@ final class RecordsBuffer {
     return field == 0 ? 0 : field + bb.getInt(field);
   }
 
+  /** The string whose offset lies at {@code p}. */
+  static String string(ByteBuffer bb, int p) {
+    int s = p + bb.getInt(p);
+    byte[] bytes = new byte[bb.getInt(s)];
+    bb.get(s + 4, bytes);
+    return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   /** Where the field of vtable offset {@code slot} lies in the table at {@code table}, or 0. */
   static int fieldPosition(ByteBuffer bb, int table, int slot) {
     int vtable = table - bb.getInt(table);

@@ -58,8 +58,6 @@ public final class SchemaExportVerifier {
     }
   }
 
-  private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
-
   private final SchemaPlan plan;
   private final boolean strict;
   private final int maxDifferences;
@@ -354,43 +352,15 @@ public final class SchemaExportVerifier {
     } else {
       throw new NotFit(path, "expected an integer for " + kind.name().toLowerCase());
     }
-    BigInteger min;
-    BigInteger max;
-    switch (kind) {
-      case BYTE -> {
-        min = BigInteger.valueOf(Byte.MIN_VALUE);
-        max = BigInteger.valueOf(Byte.MAX_VALUE);
-      }
-      case UBYTE -> {
-        min = BigInteger.ZERO;
-        max = BigInteger.valueOf(0xff);
-      }
-      case SHORT -> {
-        min = BigInteger.valueOf(Short.MIN_VALUE);
-        max = BigInteger.valueOf(Short.MAX_VALUE);
-      }
-      case USHORT -> {
-        min = BigInteger.ZERO;
-        max = BigInteger.valueOf(0xffff);
-      }
-      case INT -> {
-        min = BigInteger.valueOf(Integer.MIN_VALUE);
-        max = BigInteger.valueOf(Integer.MAX_VALUE);
-      }
-      case UINT -> {
-        min = BigInteger.ZERO;
-        max = BigInteger.valueOf(0xffff_ffffL);
-      }
-      case LONG -> {
-        min = BigInteger.valueOf(Long.MIN_VALUE);
-        max = BigInteger.valueOf(Long.MAX_VALUE);
-      }
-      case ULONG -> {
-        min = BigInteger.ZERO;
-        max = TWO_64.subtract(BigInteger.ONE);
-      }
-      default -> throw new IllegalStateException("not an integer kind: " + kind);
-    }
+    // a signed kind of n bits holds -2^(n-1) .. 2^(n-1) - 1, an unsigned one 0 .. 2^n - 1
+    int width = 8 * kind.inlineSize();
+    boolean signed =
+        kind == FieldKind.BYTE
+            || kind == FieldKind.SHORT
+            || kind == FieldKind.INT
+            || kind == FieldKind.LONG;
+    BigInteger min = signed ? BigInteger.ONE.shiftLeft(width - 1).negate() : BigInteger.ZERO;
+    BigInteger max = BigInteger.ONE.shiftLeft(signed ? width - 1 : width).subtract(BigInteger.ONE);
     if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
       throw new NotFit(path, value + " out of range for " + kind.name().toLowerCase());
     }
@@ -475,10 +445,7 @@ public final class SchemaExportVerifier {
       case FLOAT -> new Real(Double.doubleToRawLongBits(bb.getFloat(p)));
       case DOUBLE -> new Real(Double.doubleToRawLongBits(bb.getDouble(p)));
       case STRING -> {
-        int s = p + bb.getInt(p);
-        byte[] bytes = new byte[bb.getInt(s)];
-        bb.get(s + 4, bytes);
-        yield new String(bytes, StandardCharsets.UTF_8);
+        yield RecordsBuffer.string(bb, p);
       }
       case TABLE -> readTable(bb, plan.tables().get(f.typeIndex()), p + bb.getInt(p));
       case STRUCT -> {
@@ -493,10 +460,7 @@ public final class SchemaExportVerifier {
         int v = p + bb.getInt(p);
         int n = bb.getInt(v);
         FieldKind element = f.element();
-        int size =
-            element == FieldKind.STRUCT
-                ? plan.tables().get(f.typeIndex()).byteSize()
-                : element.inlineSize();
+        int size = plan.inlineSize(f, element);
         List<Object> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
           out.add(read(bb, f, element, v + 4 + i * size));

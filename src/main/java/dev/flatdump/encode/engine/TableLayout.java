@@ -22,7 +22,7 @@ final class TableLayout {
    * first (a struct counts its own size, an offset 4), and among equal sizes the highest id first.
    * Deprecated fields are never written.
    */
-  static int[] writeOrder(TablePlan t, List<TablePlan> tables) {
+  static int[] writeOrder(TablePlan t, SchemaPlan plan) {
     List<FieldPlan> fields = new ArrayList<>();
     for (FieldPlan f : t.fields()) {
       if (!f.deprecated()) {
@@ -30,14 +30,9 @@ final class TableLayout {
       }
     }
     fields.sort(
-        Comparator.comparingInt((FieldPlan f) -> -size(f, tables)).thenComparingInt(f -> -f.id()));
+        Comparator.comparingInt((FieldPlan f) -> -plan.inlineSize(f, f.kind()))
+            .thenComparingInt(f -> -f.id()));
     return fields.stream().mapToInt(FieldPlan::id).toArray();
-  }
-
-  private static int size(FieldPlan f, List<TablePlan> tables) {
-    return f.kind() == FieldKind.STRUCT
-        ? tables.get(f.typeIndex()).byteSize()
-        : f.kind().inlineSize();
   }
 
   /** Each field's default as raw bits, comparable with the bits {@link Scalars} gives. */

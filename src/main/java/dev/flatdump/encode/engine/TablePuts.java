@@ -72,8 +72,8 @@ final class TablePuts {
       for (int k = 0; k < order.length; k++) {
         FieldPlan f = t.fields().get(order[k]);
         kinds[i][k] = f.kind();
-        sizes[i][k] = size(f);
-        alignments[i][k] = alignment(f);
+        sizes[i][k] = plan.inlineSize(f, f.kind());
+        alignments[i][k] = plan.alignment(f, f.kind());
         shapes[i][k] =
             f.kind().isScalar() ? SCALAR : f.kind() == FieldKind.STRUCT ? STRUCT : OFFSET;
       }
@@ -186,18 +186,6 @@ final class TablePuts {
       slots[2 + fi] = (written & (1L << fi)) == 0 ? 0 : (short) (table - positions[fi]);
     }
     return new VtableKey(slots);
-  }
-
-  private int size(FieldPlan f) {
-    return f.kind() == FieldKind.STRUCT
-        ? plan.tables().get(f.typeIndex()).byteSize()
-        : f.kind().inlineSize();
-  }
-
-  private int alignment(FieldPlan f) {
-    return f.kind() == FieldKind.STRUCT
-        ? plan.tables().get(f.typeIndex()).minAlign()
-        : f.kind().inlineSize();
   }
 
   private void put(FieldKind kind, long bits) {

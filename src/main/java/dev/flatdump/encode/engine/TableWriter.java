@@ -37,14 +37,10 @@ final class TableWriter {
     defaults = new long[tables.size()][];
     keyBytes = new int[tables.size()];
     for (int i = 0; i < tables.size(); i++) {
-      writeOrder[i] = TableLayout.writeOrder(tables.get(i), tables);
+      writeOrder[i] = TableLayout.writeOrder(tables.get(i), plan);
       defaults[i] = TableLayout.defaultBits(tables.get(i));
       for (FieldPlan f : tables.get(i).fields()) {
-        keyBytes[i] +=
-            1
-                + (f.kind() == FieldKind.STRUCT
-                    ? tables.get(f.typeIndex()).byteSize()
-                    : Math.max(4, f.kind().inlineSize()));
+        keyBytes[i] += 1 + Math.max(4, plan.inlineSize(f, f.kind()));
       }
     }
     puts = tablePuts ? new TablePuts(plan, writeOrder) : null;

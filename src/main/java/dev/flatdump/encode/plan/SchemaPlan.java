@@ -76,6 +76,19 @@ public record SchemaPlan(
     return tables.get(rootIndex);
   }
 
+  /**
+   * The bytes a value of {@code kind} (field {@code f}'s own kind, or its vector's element kind)
+   * takes inline, in a table or a vector: a struct its own size, an offset 4, a scalar its width.
+   */
+  public int inlineSize(FieldPlan f, FieldKind kind) {
+    return kind == FieldKind.STRUCT ? tables.get(f.typeIndex()).byteSize() : kind.inlineSize();
+  }
+
+  /** The alignment such a value needs: a struct its own, anything else its size. */
+  public int alignment(FieldPlan f, FieldKind kind) {
+    return kind == FieldKind.STRUCT ? tables.get(f.typeIndex()).minAlign() : kind.inlineSize();
+  }
+
   /** The table each record is built as. */
   public TablePlan record() {
     return tables.get(recordIndex);
