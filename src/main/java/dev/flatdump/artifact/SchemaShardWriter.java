@@ -1,16 +1,13 @@
 package dev.flatdump.artifact;
 
-import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.FlatdumpException;
-import dev.flatdump.encode.engine.RecordEncoder;
-import dev.flatdump.encode.engine.RecordsRoot;
 import dev.flatdump.encode.engine.RejectedRecord;
+import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,15 +41,9 @@ public final class SchemaShardWriter {
 
   private final Path dir;
   private final String baseName;
-  private final SchemaPlan plan;
-  private final Sharing sharing;
-  private final RecordEncoder encoder;
+  private final ShardBuilder shard;
   private final long shardSizeBytes;
-  private final int initialCapacity;
   private final List<ShardFile> shards;
-  private FlatBufferBuilder builder;
-  private int[] records = new int[1024];
-  private int count;
 
   /**
    * @param dir where shards are written
@@ -76,7 +67,7 @@ public final class SchemaShardWriter {
       int initialCapacity) {
     this.dir = Objects.requireNonNull(dir, "dir");
     this.baseName = Objects.requireNonNull(baseName, "baseName");
-    this.plan = Objects.requireNonNull(plan, "plan");
+    Objects.requireNonNull(plan, "plan");
     if (shardSizeBytes < 1024 || shardSizeBytes > ShardWriter.MAX_SHARD_SIZE) {
       throw new IllegalArgumentException(
           "shard size must be 1024.."
@@ -85,34 +76,26 @@ public final class SchemaShardWriter {
               + shardSizeBytes);
     }
     this.shardSizeBytes = shardSizeBytes;
-    this.initialCapacity =
-        (int) Math.max(1024, Math.min(initialCapacity, (shardSizeBytes + (1 << 20)) / 4));
-    this.sharing = new Sharing(plan, kinds);
-    this.encoder = new RecordEncoder(plan, sharing, strict);
+    this.shard =
+        new ShardBuilder(
+            plan,
+            kinds,
+            strict,
+            (int) Math.max(1024, Math.min(initialCapacity, (shardSizeBytes + (1 << 20)) / 4)));
     this.shards = new ArrayList<>(completed);
   }
 
   /** Adds the document {@code doc[offset, offset + length)}. */
   public Outcome add(byte[] doc, int offset, int length) {
-    if (builder == null) {
-      builder = new FlatBufferBuilder(initialCapacity);
-      sharing.clear();
-      count = 0;
-    }
-    int record;
     try {
-      record = encoder.encode(builder, doc, offset, length);
+      shard.add(doc, offset, length);
     } catch (RejectedRecord e) {
       return new Outcome.Rejected(e);
     } catch (AssertionError e) {
       // FlatBufferBuilder signals a buffer past 2 GiB with an AssertionError: never let it escape
       throw new FlatdumpException("FlatBuffers refused the shard: " + e.getMessage(), e);
     }
-    if (count == records.length) {
-      records = Arrays.copyOf(records, count * 2);
-    }
-    records[count++] = record;
-    if (builder.offset() + 4L * count + ROOT_OVERHEAD >= shardSizeBytes) {
+    if (shard.bytes() + 4L * shard.records() + ROOT_OVERHEAD >= shardSizeBytes) {
       finishShard();
       return SHARD_DONE;
     }
@@ -121,25 +104,20 @@ public final class SchemaShardWriter {
 
   /** Finishes the open shard; writes an empty one if there is no shard at all. */
   public void finish() {
-    if (builder != null || shards.isEmpty()) {
-      if (builder == null) {
-        builder = new FlatBufferBuilder(1024);
-        count = 0;
-      }
+    if (shard.open() || shards.isEmpty()) {
       finishShard();
     }
   }
 
   private void finishShard() {
-    RecordsRoot.finish(builder, plan, records, count);
-    ByteBuffer data = builder.dataBuffer();
+    int count = shard.records();
+    ByteBuffer data = shard.finish();
     String name = String.format("%s-%05d%s", baseName, shards.size(), ShardWriter.EXTENSION);
     Path file = dir.resolve(name);
     AtomicFiles.write(file, data);
     shards.add(
         new ShardFile(
             shards.size(), name, count, data.remaining(), Checksums.sha256(data.duplicate())));
-    builder = null;
   }
 
   /** The shards completed so far, in order. */
@@ -149,11 +127,11 @@ public final class SchemaShardWriter {
 
   /** What was shared, per kind and table type, over every shard of this writer. */
   public List<Sharing.Count> counts() {
-    return sharing.counts();
+    return shard.counts();
   }
 
   /** Unknown BSON fields, by path, with how many documents had each. */
   public Map<String, Long> unknownFields() {
-    return encoder.unknownFields();
+    return shard.unknownFields();
   }
 }

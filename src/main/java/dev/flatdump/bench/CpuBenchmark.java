@@ -1,11 +1,9 @@
 package dev.flatdump.bench;
 
-import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.Org;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.encode.FlatBufferOrgsBuilder;
-import dev.flatdump.encode.engine.RecordEncoder;
-import dev.flatdump.encode.engine.RecordsRoot;
+import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.sample.OrgGenerator;
@@ -235,17 +233,12 @@ public final class CpuBenchmark {
       throw new java.io.UncheckedIOException(e);
     }
     return documents -> {
-      var builder = new FlatBufferBuilder(32 << 20);
-      var encoder = new RecordEncoder(plan, new Sharing(plan, Sharing.Kinds.ALL), false);
-      int[] records = new int[documents.size()];
-      int n = 0;
+      var shard = new ShardBuilder(plan, Sharing.Kinds.ALL, false, 32 << 20);
       for (RawBsonDocument document : documents) {
         var bytes = document.getByteBuffer();
-        records[n++] =
-            encoder.encode(builder, bytes.array(), bytes.arrayOffset(), bytes.remaining());
+        shard.add(bytes.array(), bytes.arrayOffset(), bytes.remaining());
       }
-      RecordsRoot.finish(builder, plan, records, n);
-      return builder.dataBuffer().remaining();
+      return shard.finish().remaining();
     };
   }
 

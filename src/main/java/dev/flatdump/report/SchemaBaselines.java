@@ -1,11 +1,9 @@
 package dev.flatdump.report;
 
-import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.RecordJson;
-import dev.flatdump.encode.engine.RecordEncoder;
-import dev.flatdump.encode.engine.RecordsRoot;
 import dev.flatdump.encode.engine.RejectedRecord;
+import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
 import java.io.Closeable;
@@ -14,7 +12,6 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
@@ -138,55 +135,38 @@ public final class SchemaBaselines implements Closeable {
   /** A FlatBuffers baseline: the documents encoded again, shard by shard. */
   private final class Encoded {
     private final Baseline baseline;
-    private final Sharing sharing;
-    private final RecordEncoder encoder;
+    private final ShardBuilder shard;
     private final long maxShardBytes;
-    private FlatBufferBuilder builder;
-    private int[] records = new int[1024];
-    private int count;
     private long bytes;
     private long gzipBytes;
     private long zstdBytes;
 
     Encoded(Baseline baseline, Sharing.Kinds kinds, long maxShardBytes) {
       this.baseline = baseline;
-      this.sharing = new Sharing(plan, kinds);
-      this.encoder = new RecordEncoder(plan, sharing, false);
+      this.shard = new ShardBuilder(plan, kinds, false, (int) Math.min(1 << 20, maxShardBytes));
       this.maxShardBytes = maxShardBytes;
     }
 
     void add(byte[] b, int offset, int length) {
-      if (builder == null) {
-        builder = new FlatBufferBuilder((int) Math.min(1 << 20, maxShardBytes));
-        sharing.clear();
-        count = 0;
-      }
-      int record;
       try {
-        record = encoder.encode(builder, b, offset, length);
+        shard.add(b, offset, length);
       } catch (RejectedRecord e) {
         return; // not in the export either
       }
-      if (count == records.length) {
-        records = Arrays.copyOf(records, count * 2);
-      }
-      records[count++] = record;
-      if (builder.offset() >= maxShardBytes) {
+      if (shard.bytes() >= maxShardBytes) {
         cut();
       }
     }
 
     private void cut() {
-      RecordsRoot.finish(builder, plan, records, count);
-      ByteBuffer shard = builder.dataBuffer();
-      builder = null;
-      bytes += shard.remaining();
-      gzipBytes += compressedSize(baseline, gzip, shard);
-      zstdBytes += compressedSize(baseline, zstd, shard);
+      ByteBuffer data = shard.finish();
+      bytes += data.remaining();
+      gzipBytes += compressedSize(baseline, gzip, data);
+      zstdBytes += compressedSize(baseline, zstd, data);
     }
 
     BaselineSize finish() {
-      if (builder != null) {
+      if (shard.open()) {
         cut();
       }
       return new BaselineSize(baseline, bytes, gzipBytes, zstdBytes);

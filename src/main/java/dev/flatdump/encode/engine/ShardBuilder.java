@@ -1,0 +1,99 @@
+package dev.flatdump.encode.engine;
+
+import com.google.flatbuffers.FlatBufferBuilder;
+import dev.flatdump.encode.plan.SchemaPlan;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One shard at a time in memory: documents encoded into a builder as records, then finished as the
+ * root's records vector. What it shares lives and dies with each shard; its counts go on over every
+ * shard. When to finish a shard, and what to do with its bytes, is the caller's.
+ *
+ * <p>Not thread-safe.
+ */
+public final class ShardBuilder {
+
+  private final SchemaPlan plan;
+  private final Sharing sharing;
+  private final RecordEncoder encoder;
+  private final int initialCapacity;
+  private FlatBufferBuilder builder;
+  private int[] records = new int[1024];
+  private int count;
+
+  /**
+   * @param kinds what to share within each shard
+   * @param strict whether a BSON field the schema does not name rejects its document
+   * @param initialCapacity each shard's first buffer size in bytes
+   */
+  public ShardBuilder(SchemaPlan plan, Sharing.Kinds kinds, boolean strict, int initialCapacity) {
+    this.plan = plan;
+    this.sharing = new Sharing(plan, kinds);
+    this.encoder = new RecordEncoder(plan, sharing, strict);
+    this.initialCapacity = initialCapacity;
+  }
+
+  /**
+   * Adds the document {@code doc[offset, offset + length)} as the shard's next record, starting a
+   * shard if none is open.
+   *
+   * @throws RejectedRecord when it does not fit the schema; it is not a record then, and what was
+   *     written for it stays in the shard unreferenced (or shared by a later equal object)
+   */
+  public void add(byte[] doc, int offset, int length) {
+    if (builder == null) {
+      builder = new FlatBufferBuilder(initialCapacity);
+      sharing.clear();
+      count = 0;
+    }
+    int record = encoder.encode(builder, doc, offset, length);
+    if (count == records.length) {
+      records = Arrays.copyOf(records, count * 2);
+    }
+    records[count++] = record;
+  }
+
+  /** Whether a shard is open: a document was added since the last {@link #finish}. */
+  public boolean open() {
+    return builder != null;
+  }
+
+  /** Bytes the open shard holds so far, its records vector and root left out; 0 when none. */
+  public int bytes() {
+    return builder == null ? 0 : builder.offset();
+  }
+
+  /** Records in the open shard. */
+  public int records() {
+    return builder == null ? 0 : count;
+  }
+
+  /**
+   * Finishes the open shard, or an empty one when none is open, and forgets it.
+   *
+   * @return the finished buffer's bytes
+   */
+  public ByteBuffer finish() {
+    if (builder == null) {
+      builder = new FlatBufferBuilder(1024);
+      count = 0;
+    }
+    RecordsRoot.finish(builder, plan, records, count);
+    ByteBuffer data = builder.dataBuffer();
+    builder = null;
+    return data;
+  }
+
+  /** What was shared, per kind and table type, over every shard so far. */
+  public List<Sharing.Count> counts() {
+    return sharing.counts();
+  }
+
+  /** Unknown BSON fields, by path, with how many documents had each. */
+  public Map<String, Long> unknownFields() {
+    return encoder.unknownFields();
+  }
+}
