@@ -31,6 +31,11 @@ final class EncodePath {
     depth++;
   }
 
+  /** Moves to element {@code index} of the vector entered last with {@link #pushIndex}. */
+  void index(int index) {
+    indexes[depth - 1] = index;
+  }
+
   void pop() {
     depth--;
   }

@@ -43,6 +43,30 @@ public final class RecordEncoder {
   /** Per table type, its required fields' ids. */
   private final int[][] required;
 
+  /** Per table type, whether it is a leaf ({@link LeafShape#isLeaf}). */
+  private final boolean[] leaf;
+
+  /**
+   * Per table type, the layouts of its last sub-documents in a different layout, the one read last
+   * first; the record's (whose {@code _id} a layout may skip) apart, in the last row.
+   */
+  private final LeafShape[][] shapes;
+
+  /** How many layouts a table type keeps. */
+  private static final int SHAPES = 2;
+
+  /** Per table type, sub-documents read by their layout, and walked while it had one. */
+  private final int[] shapeHits;
+
+  private final int[] shapeMisses;
+
+  private long shapeReads;
+
+  /** Where {@link #leafTable} finds each element's value, and each segment of its shape. */
+  private int[] valueAt = new int[8];
+
+  private int[] segmentAt = new int[4];
+
   /** BSON fields the schema does not name, met so far: a table that met one is not memoized. */
   private long unknownSeen;
 
@@ -64,12 +88,28 @@ public final class RecordEncoder {
    *     writes what {@code startTable}/{@code endTable} write
    */
   RecordEncoder(SchemaPlan plan, Sharing sharing, boolean strict, boolean tablePuts) {
+    this(plan, sharing, strict, tablePuts, true);
+  }
+
+  /**
+   * @param shapes whether leaf tables are read by their layout ({@link LeafShape}); off only to
+   *     test that it gives what the general walk gives
+   */
+  RecordEncoder(
+      SchemaPlan plan, Sharing sharing, boolean strict, boolean tablePuts, boolean shapes) {
     this.plan = plan;
     this.writer = new TableWriter(plan, sharing, tablePuts);
     this.sharing = sharing;
     this.strict = strict;
     this.guesses = new int[plan.tables().size()][];
     this.required = new int[plan.tables().size()][];
+    this.leaf = new boolean[plan.tables().size()];
+    this.shapes = new LeafShape[plan.tables().size() + 1][SHAPES];
+    this.shapeHits = new int[plan.tables().size()];
+    this.shapeMisses = new int[plan.tables().size()];
+    for (int i = 0; i < leaf.length; i++) {
+      leaf[i] = shapes && LeafShape.isLeaf(plan.tables().get(i));
+    }
     for (int i = 0; i < required.length; i++) {
       required[i] =
           plan.tables().get(i).fields().stream()
@@ -100,6 +140,11 @@ public final class RecordEncoder {
     return table(plan.recordIndex(), doc, offset, end, 0);
   }
 
+  /** How many tables were read by their layout ({@link LeafShape}) so far. */
+  long shapeReads() {
+    return shapeReads;
+  }
+
   /** Unknown BSON fields seen so far, by path, with how many documents had each. */
   public Map<String, Long> unknownFields() {
     return Collections.unmodifiableMap(unknown);
@@ -120,6 +165,143 @@ public final class RecordEncoder {
 
   /** The table of plan {@code index} from the document {@code [start, end)}; its offset. */
   private int table(int index, byte[] b, int start, int end, int depth) {
+    if (!leaf[index]) {
+      return walk(index, b, start, end, depth);
+    }
+    LeafShape[] known = shapes[depth == 0 ? shapes.length - 1 : index];
+    for (int i = 0; i < known.length && known[i] != null; i++) {
+      int offset = leafTable(index, known[i], b, start, end, depth);
+      if (offset != 0) {
+        if (i > 0) { // the layout read last comes first
+          LeafShape hit = known[i];
+          known[i] = known[0];
+          known[0] = hit;
+        }
+        shapeHits[index]++;
+        shapeReads++;
+        return offset;
+      }
+    }
+    long unknownBefore = unknownSeen;
+    int offset = walk(index, b, start, end, depth);
+    if (unknownSeen == unknownBefore && learns(index, known[0] != null)) {
+      LeafShape learned = LeafShape.learn(plan.tables().get(index), b, start, end, depth == 0);
+      if (learned != null) {
+        System.arraycopy(known, 0, known, 1, known.length - 1);
+        known[0] = learned;
+      }
+    }
+    return offset;
+  }
+
+  /**
+   * Whether to learn the layout of a sub-document the general walk just accepted: while layouts are
+   * read more often than they are learned. Where every sub-document of a type is laid out
+   * differently, learning stops; every {@code 2^16} walks it is tried again.
+   */
+  private boolean learns(int index, boolean missed) {
+    if (missed) {
+      shapeMisses[index]++;
+    }
+    int misses = shapeMisses[index];
+    if ((misses & 0xffff) == 0 && misses != 0) {
+      shapeHits[index] = 0;
+      shapeMisses[index] = 0;
+      return true;
+    }
+    return misses < 64 || misses <= shapeHits[index];
+  }
+
+  /**
+   * The table of leaf type {@code index} from the sub-document {@code [start, end)}, read in the
+   * layout {@code shape}; 0 when it is not in that layout or a value does not convert, before
+   * anything was written: then the general walk reads it (and words a reject).
+   */
+  private int leafTable(int index, LeafShape shape, byte[] b, int start, int end, int depth) {
+    int length = shape.length();
+    if (valueAt.length < length || segmentAt.length < shape.segments()) {
+      valueAt = new int[Math.max(length, 2 * valueAt.length)];
+      segmentAt = new int[Math.max(shape.segments(), 2 * segmentAt.length)];
+    }
+    int[] value = valueAt;
+    if (!shape.match(b, start, end, value, segmentAt)) {
+      return 0;
+    }
+    Scratch s = scratch(depth);
+    TablePlan t = plan.tables().get(index);
+    long[] bits = s.bits;
+    int[] offsets = s.offsets;
+    byte[] ops = shape.ops;
+    int[] at = shape.fields;
+    long written = 0;
+    int newStrings = 0;
+    for (int k = 0; k < length; k++) {
+      int fi = at[k];
+      int v = value[k];
+      long x;
+      switch (ops[k]) {
+        case LeafShape.SKIP -> {
+          continue;
+        }
+        case LeafShape.STRING -> {
+          int to = v + 3 + Bson.int32(b, v);
+          int found = writer.findString(b, v + 4, to);
+          if (found == 0) {
+            if (!Utf8.valid(b, v + 4, to)) {
+              return 0;
+            }
+            newStrings++;
+          }
+          offsets[fi] = found;
+          written |= shape.bit[k];
+          continue;
+        }
+        case LeafShape.BOOL -> {
+          x = b[v];
+          if ((x & ~1) != 0) {
+            return 0;
+          }
+        }
+        case LeafShape.INT32 -> {
+          x = Bson.int32(b, v);
+          if (x < shape.min[k] || x > shape.max[k]) {
+            return 0;
+          }
+        }
+        case LeafShape.INT64 -> {
+          x = Bson.int64(b, v);
+          if (x < shape.min[k] || x > shape.max[k]) {
+            return 0;
+          }
+        }
+        case LeafShape.BITS64 -> x = Bson.int64(b, v);
+        default -> {
+          FieldPlan f = t.fields().get(fi);
+          try {
+            x = Scalars.convert(f.kind(), enumOf(f), shape.types[k], b, v, end - 1, path);
+          } catch (RejectedRecord notThisWay) {
+            return 0;
+          }
+        }
+      }
+      bits[fi] = x;
+      if (!shape.omittable[k] || x != shape.defaults[k]) {
+        written |= shape.bit[k];
+      }
+    }
+    // the strings not written before, in the order the general walk writes them: the document's
+    for (int k = 0; newStrings > 0; k++) {
+      if (ops[k] == LeafShape.STRING && offsets[at[k]] == 0) {
+        int v = value[k];
+        offsets[at[k]] = writer.string(b, v + 4, v + 3 + Bson.int32(b, v));
+        newStrings--;
+      }
+    }
+    return writer.table(index, t, s, written);
+  }
+
+  /** {@link #table}, field by field, by the plan. */
+  private int walk(int index, byte[] b, int start, int end, int depth) {
     TablePlan t = plan.tables().get(index);
     Scratch s = scratch(depth);
     s.reset(t.fields().size());
@@ -362,10 +544,11 @@ public final class RecordEncoder {
     int last = end - 1;
     int q = p + 4;
     int n = 0;
+    path.pushIndex(0);
     while (q < last) {
       byte t = b[q];
+      path.index(n);
       q = Bson.elementNameEnd(b, q + 1, last, n, path) + 1; // names are "0", "1", ...
-      path.pushIndex(n);
       if (t == Bson.NULL) {
         throw path.reject("null in a vector");
       }
@@ -377,10 +560,10 @@ public final class RecordEncoder {
         case STRUCT -> s.elementStructs[n] = subStruct(f, t, b, q, after);
         default -> s.elementBits[n] = Scalars.convert(element, enumOf(f), t, b, q, last, path);
       }
-      path.pop();
       q = after;
       n++;
     }
+    path.pop();
     return writer.vector(f, s, n);
   }
 }

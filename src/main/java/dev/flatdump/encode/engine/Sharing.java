@@ -180,6 +180,11 @@ public final class Sharing {
     return strings.find(key);
   }
 
+  /** The offset of a string of the bytes {@code b[from, to)} already written, or 0. */
+  int findString(byte[] b, int from, int to) {
+    return strings.find(b, from, to);
+  }
+
   void keepString(int offset, int bytes) {
     strings.keep(key, offset, bytes);
   }
@@ -247,21 +252,37 @@ public final class Sharing {
 
     /** The offset of the object whose content is the key's, or 0; remembers where to keep it. */
     int find(ContentKey key) {
-      total++;
-      int h = key.hash();
+      return find(key.bytes, 0, key.length, true);
+    }
+
+    /**
+     * The offset of the object whose content is {@code b[from, to)}, or 0. Counted only when found:
+     * a miss is counted by the {@link #find(ContentKey)} that comes before its {@link #keep}.
+     */
+    int find(byte[] b, int from, int to) {
+      return find(b, from, to, false);
+    }
+
+    private int find(byte[] b, int from, int to, boolean countMiss) {
+      int h = ContentKey.hash(b, from, to);
+      int length = to - from;
       int mask = slots.length - 1;
       int slot = mix(h) & mask;
       int e;
       while ((e = slots[slot]) != 0) {
         e--;
         if (hashes[e] == h
-            && lengths[e] == key.length
-            && Arrays.equals(arena, starts[e], starts[e] + lengths[e], key.bytes, 0, key.length)) {
+            && lengths[e] == length
+            && Arrays.equals(arena, starts[e], starts[e] + length, b, from, to)) {
+          total++;
           saved += sizes[e];
           lastSize = sizes[e];
           return offsets[e];
         }
         slot = (slot + 1) & mask;
+      }
+      if (countMiss) {
+        total++;
       }
       lastHash = h;
       lastSlot = slot;
@@ -370,14 +391,19 @@ public final class Sharing {
 
     /** A hash of the key's bytes, eight at a time. */
     int hash() {
-      long h = 0x9E3779B97F4A7C15L ^ length;
-      int i = 0;
-      for (; i + 8 <= length; i += 8) {
-        h = (h ^ (long) LONG_LE.get(bytes, i)) * 0xBF58476D1CE4E5B9L;
+      return hash(bytes, 0, length);
+    }
+
+    /** The hash of a key of the bytes {@code b[from, to)}. */
+    static int hash(byte[] b, int from, int to) {
+      long h = 0x9E3779B97F4A7C15L ^ (to - from);
+      int i = from;
+      for (; i + 8 <= to; i += 8) {
+        h = (h ^ (long) LONG_LE.get(b, i)) * 0xBF58476D1CE4E5B9L;
         h ^= h >>> 31;
       }
-      for (; i < length; i++) {
-        h = (h ^ (bytes[i] & 0xff)) * 0x94D049BB133111EBL;
+      for (; i < to; i++) {
+        h = (h ^ (b[i] & 0xff)) * 0x94D049BB133111EBL;
       }
       h ^= h >>> 29;
       return (int) (h ^ (h >>> 32));

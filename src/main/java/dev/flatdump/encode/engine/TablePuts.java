@@ -40,10 +40,22 @@ final class TablePuts {
 
   private final int[][] sizes;
   private final int[][] alignments;
-  private final FieldKind[][] kinds;
 
-  /** Per type: (written fields, start mod 8) → the vtable's offset from the buffer's end. */
-  private final LongIntMap[] vtables;
+  /**
+   * Per type: (written fields, start mod 8) → the index of its {@link Layout} in {@link #layouts},
+   * plus one.
+   */
+  private final LongIntMap[] byKey;
+
+  /**
+   * For a table type of at most {@value #DIRECT_FIELDS} fields, its layouts in an array indexed by
+   * the key itself; else null.
+   */
+  private final Layout[][] direct;
+
+  private static final int DIRECT_FIELDS = 8;
+
+  private final java.util.List<Layout> layouts = new java.util.ArrayList<>();
 
   /** Every vtable written here, by its contents. */
   private final Map<VtableKey, Integer> vtablesByContents = new HashMap<>();
@@ -57,21 +69,19 @@ final class TablePuts {
     this.writeOrder = writeOrder;
     int n = plan.tables().size();
     handles = new boolean[n];
-    vtables = new LongIntMap[n];
+    byKey = new LongIntMap[n];
+    direct = new Layout[n][];
     shapes = new byte[n][];
     sizes = new int[n][];
     alignments = new int[n][];
-    kinds = new FieldKind[n][];
     for (int i = 0; i < n; i++) {
       TablePlan t = plan.tables().get(i);
       int[] order = writeOrder[i];
       shapes[i] = new byte[order.length];
       sizes[i] = new int[order.length];
       alignments[i] = new int[order.length];
-      kinds[i] = new FieldKind[order.length];
       for (int k = 0; k < order.length; k++) {
         FieldPlan f = t.fields().get(order[k]);
-        kinds[i][k] = f.kind();
         sizes[i][k] = plan.inlineSize(f, f.kind());
         alignments[i][k] = plan.alignment(f, f.kind());
         shapes[i][k] =
@@ -84,7 +94,10 @@ final class TablePuts {
         }
       }
       handles[i] = ok;
-      vtables[i] = new LongIntMap();
+      byKey[i] = new LongIntMap();
+      if (t.fields().size() <= DIRECT_FIELDS) {
+        direct[i] = new Layout[8 << t.fields().size()];
+      }
     }
   }
 
@@ -97,9 +110,15 @@ final class TablePuts {
   void use(FlatBufferBuilder b) {
     if (b != builder || b.offset() < highWater) {
       builder = b;
-      for (LongIntMap m : vtables) {
+      for (LongIntMap m : byKey) {
         m.clear();
       }
+      for (Layout[] d : direct) {
+        if (d != null) {
+          Arrays.fill(d, null);
+        }
+      }
+      layouts.clear();
       vtablesByContents.clear();
     }
   }
@@ -110,70 +129,168 @@ final class TablePuts {
    */
   int write(int index, TablePlan t, Scratch s, long written) {
     int start = builder.offset();
-    int[] order = writeOrder[index];
-    byte[] shape = shapes[index];
-    int[] size = sizes[index];
-    int[] alignment = alignments[index];
-    int align = 4;
-    int bound = 11 + 2 * t.fields().size(); // the offset to the vtable, its padding, the vtable
-    for (int k = 0; k < order.length; k++) {
-      if ((written & (1L << order[k])) != 0) {
-        align = Math.max(align, alignment[k]);
-        bound += size[k] + alignment[k] - 1;
-      }
-    }
-    // Room for everything without padding: start + (-start & 7) + bound is aligned to 8 already.
-    // It also raises the buffer's alignment as the fields' own prep calls would.
-    builder.prep(align, (-start & 7) + ((bound + 7) & ~7));
-    for (int k = 0; k < order.length; k++) {
-      int fi = order[k];
-      if ((written & (1L << fi)) == 0) {
-        continue;
-      }
-      pad(-builder.offset() & (alignment[k] - 1));
-      switch (shape[k]) {
-        case SCALAR -> put(kinds[index][k], s.bits[fi]);
-        case STRUCT -> {
+    Layout l = layout(index, written, start & 7);
+    builder.prep(l.align, l.room);
+    byte[] pads = l.pads;
+    int[] fields = l.fields;
+    byte[] widths = l.widths;
+    long[] bits = s.bits;
+    for (int k = 0; k < fields.length; k++) {
+      pad(pads[k]);
+      int fi = fields[k];
+      switch (widths[k]) {
+        case 1 -> builder.putByte((byte) bits[fi]);
+        case 2 -> builder.putShort((short) bits[fi]);
+        case 4 -> builder.putInt((int) bits[fi]);
+        case 8 -> builder.putLong(bits[fi]);
+        case OFFSET_WIDTH -> builder.putInt(builder.offset() + 4 - s.offsets[fi]);
+        default -> {
           byte[] bytes = s.structs[fi];
           for (int i = bytes.length - 1; i >= 0; i--) {
             builder.putByte(bytes[i]);
           }
         }
-        default -> builder.putInt(builder.offset() + 4 - s.offsets[fi]);
       }
-      positions[fi] = builder.offset();
     }
-    pad(-builder.offset() & 3);
+    pad(l.tail);
     int table = builder.offset() + 4;
     highWater = table;
-    long key = written * 8 + (start & 7);
-    LongIntMap byLayout = vtables[index];
-    int vtable = written >>> 61 == 0 ? byLayout.get(key) : 0;
-    if (vtable == 0) {
-      VtableKey contents = contents(t, written, start, table);
-      Integer known = vtablesByContents.get(contents);
-      if (known == null) {
-        // a new vtable goes right in front of its first table
-        int length = contents.slots.length * 2;
-        builder.putInt(length);
-        for (int i = contents.slots.length - 1; i >= 0; i--) {
-          builder.putShort(contents.slots[i]);
-        }
-        highWater = builder.offset();
-        vtablesByContents.put(contents, builder.offset());
-        if (written >>> 61 == 0) {
-          byLayout.put(key, builder.offset());
-        }
-        return table;
-      }
-      vtable = known;
-      if (written >>> 61 == 0) {
-        byLayout.put(key, vtable);
-      }
+    if (l.vtable == 0) {
+      return firstOfLayout(l, t, written, start, table);
     }
-    builder.putInt(vtable - table); // negative: the vtable was written earlier, further back
+    builder.putInt(l.vtable - table); // negative: the vtable was written earlier, further back
     highWater = builder.offset();
     return table;
+  }
+
+  /**
+   * Ends the first table of a layout: the vtable of an earlier table with the same contents, or a
+   * new one right in front of this table.
+   */
+  private int firstOfLayout(Layout l, TablePlan t, long written, int start, int table) {
+    for (int k = 0; k < l.fields.length; k++) {
+      positions[l.fields[k]] = start + l.ends[k];
+    }
+    VtableKey contents = contents(t, written, start, table);
+    Integer known = vtablesByContents.get(contents);
+    if (known == null) {
+      int length = contents.slots.length * 2;
+      builder.putInt(length);
+      for (int i = contents.slots.length - 1; i >= 0; i--) {
+        builder.putShort(contents.slots[i]);
+      }
+      highWater = builder.offset();
+      vtablesByContents.put(contents, builder.offset());
+      l.vtable = builder.offset();
+      return table;
+    }
+    l.vtable = known;
+    builder.putInt(known - table);
+    highWater = builder.offset();
+    return table;
+  }
+
+  /** The layout of a table of type {@code index} writing {@code written}, starting at 8k + s7. */
+  private Layout layout(int index, long written, int s7) {
+    Layout[] d = direct[index];
+    long key = written * 8 + s7;
+    if (d != null) {
+      Layout l = d[(int) key];
+      if (l == null) {
+        l = d[(int) key] = newLayout(index, written, s7);
+      }
+      return l;
+    }
+    if (written >>> 61 != 0) {
+      return newLayout(index, written, s7); // the key would not fit: not kept
+    }
+    int i = byKey[index].get(key);
+    if (i == 0) {
+      Layout l = newLayout(index, written, s7);
+      byKey[index].put(key, layouts.size());
+      return l;
+    }
+    return layouts.get(i - 1);
+  }
+
+  /**
+   * Where each written field goes, replaying the puts from a start at 8k + s7: the padding in front
+   * of each, the room {@code prep} makes (everything without padding, so that {@code prep} itself
+   * pads nothing, and the buffer's alignment raised as the fields' own prep calls would).
+   */
+  private Layout newLayout(int index, long written, int s7) {
+    int[] order = writeOrder[index];
+    int n = Long.bitCount(written);
+    byte[] pads = new byte[n];
+    int[] fields = new int[n];
+    byte[] widths = new byte[n];
+    int[] ends = new int[n];
+    int align = 4;
+    int bound =
+        11
+            + 2
+                * plan.tables()
+                    .get(index)
+                    .fields()
+                    .size(); // the offset to the vtable, its padding, the vtable
+    int at = s7;
+    int j = 0;
+    for (int k = 0; k < order.length; k++) {
+      if ((written & (1L << order[k])) == 0) {
+        continue;
+      }
+      int alignment = alignments[index][k];
+      align = Math.max(align, alignment);
+      bound += sizes[index][k] + alignment - 1;
+      pads[j] = (byte) (-at & (alignment - 1));
+      at += pads[j] + sizes[index][k];
+      fields[j] = order[k];
+      widths[j] =
+          switch (shapes[index][k]) {
+            case SCALAR -> (byte) sizes[index][k];
+            case STRUCT -> STRUCT_WIDTH;
+            default -> OFFSET_WIDTH;
+          };
+      ends[j] = at - s7;
+      j++;
+    }
+    int tail = -at & 3;
+    Layout l = new Layout(align, (-s7 & 7) + ((bound + 7) & ~7), pads, fields, widths, ends, tail);
+    layouts.add(l);
+    return l;
+  }
+
+  private static final byte OFFSET_WIDTH = 0;
+  private static final byte STRUCT_WIDTH = -1;
+
+  /**
+   * How a table of one type writing one set of fields, from a start at 8k + s7, is laid out; and
+   * its vtable once one is known in this buffer.
+   */
+  private static final class Layout {
+    final int align;
+    final int room;
+    final byte[] pads;
+    final int[] fields;
+
+    /** Per field: its scalar's size, {@link #OFFSET_WIDTH} or {@link #STRUCT_WIDTH}. */
+    final byte[] widths;
+
+    /** Per field: the bytes from the table's start once it is written. */
+    final int[] ends;
+
+    final int tail;
+    int vtable;
+
+    Layout(int align, int room, byte[] pads, int[] fields, byte[] widths, int[] ends, int tail) {
+      this.align = align;
+      this.room = room;
+      this.pads = pads;
+      this.fields = fields;
+      this.widths = widths;
+      this.ends = ends;
+      this.tail = tail;
+    }
   }
 
   /** The vtable as {@code endTable} writes it: its size, the table's size, each field's place. */
@@ -186,16 +303,6 @@ final class TablePuts {
       slots[2 + fi] = (written & (1L << fi)) == 0 ? 0 : (short) (table - positions[fi]);
     }
     return new VtableKey(slots);
-  }
-
-  private void put(FieldKind kind, long bits) {
-    switch (kind) {
-      case BOOL, BYTE, UBYTE -> builder.putByte((byte) bits);
-      case SHORT, USHORT -> builder.putShort((short) bits);
-      case INT, UINT, FLOAT -> builder.putInt((int) bits);
-      case LONG, ULONG, DOUBLE -> builder.putLong(bits);
-      default -> throw new IllegalArgumentException("not a scalar: " + kind);
-    }
   }
 
   /** 0..7 zero bytes, in at most three writes; all zero, their order does not matter. */

@@ -20,6 +20,12 @@ final class TableWriter {
   private final int[][] writeOrder;
   private final long[][] defaults;
 
+  /**
+   * Per table type, by field: 0 for a field never written (deprecated), 1 for one written when
+   * present, 2 for a scalar that is left out when it holds its default.
+   */
+  private final byte[][] writeRules;
+
   /** Per table type, the most bytes its content key can take. */
   private final int[] keyBytes;
 
@@ -36,9 +42,17 @@ final class TableWriter {
     writeOrder = new int[tables.size()][];
     defaults = new long[tables.size()][];
     keyBytes = new int[tables.size()];
+    writeRules = new byte[tables.size()][];
     for (int i = 0; i < tables.size(); i++) {
       writeOrder[i] = TableLayout.writeOrder(tables.get(i), plan);
       defaults[i] = TableLayout.defaultBits(tables.get(i));
+      List<FieldPlan> fields = tables.get(i).fields();
+      writeRules[i] = new byte[fields.size()];
+      for (int fi = 0; fi < fields.size(); fi++) {
+        FieldPlan f = fields.get(fi);
+        writeRules[i][fi] =
+            (byte) (f.deprecated() ? 0 : f.kind().isScalar() && !f.optional() ? 2 : 1);
+      }
       for (FieldPlan f : tables.get(i).fields()) {
         keyBytes[i] += 1 + Math.max(4, plan.inlineSize(f, f.kind()));
       }
@@ -133,9 +147,18 @@ final class TableWriter {
   /** The table of plan {@code index} from the fields the scratch holds. */
   int table(int index, Scratch s) {
     TablePlan t = plan.tables().get(index);
+    return table(index, t, s, t.fields().size() <= 64 ? written(index, s) : 0);
+  }
+
+  /**
+   * The table of plan {@code index} from the scratch's fields whose bits are set in {@code
+   * written}, for a type of at most 64 fields (present, and not a default left out); the scratch's
+   * other fields are not read.
+   */
+  int table(int index, TablePlan t, Scratch s, long written) {
     boolean share = sharing.tables(index);
     if (share) {
-      tableKey(index, t, s);
+      tableKey(index, t, s, written);
       int hit = sharing.findTable(index);
       if (hit != 0) {
         lastTableBytes = sharing.lastTableSize(index);
@@ -145,7 +168,7 @@ final class TableWriter {
       sharing.skippedTable(index);
     }
     int before = builder.offset();
-    int offset = write(index, t, s);
+    int offset = write(index, t, s, written);
     lastTableBytes = offset - before;
     if (share) {
       sharing.keepTable(index, offset, lastTableBytes);
@@ -158,20 +181,46 @@ final class TableWriter {
     return lastTableBytes;
   }
 
-  /** Whether field {@code fi} is written: present, and not a default left out. */
-  private boolean written(int index, FieldPlan f, int fi, Scratch s) {
-    return s.present[fi]
-        && !f.deprecated()
-        && (!f.kind().isScalar() || f.optional() || s.bits[fi] != defaults[index][fi]);
+  /**
+   * The string of UTF-8 bytes {@code b[from, to)} if an equal one was written already, or 0 (always
+   * 0 when strings are not shared); then {@link #string} writes it.
+   */
+  int findString(byte[] b, int from, int to) {
+    return sharing.strings() ? sharing.findString(b, from, to) : 0;
   }
 
-  /** A table's content: for each field by id, whether it is written, then its value. */
-  private void tableKey(int index, TablePlan t, Scratch s) {
+  /** The fields written: present, and not a default left out; bit {@code fi} for field fi. */
+  private long written(int index, Scratch s) {
+    byte[] rules = writeRules[index];
+    long[] def = defaults[index];
+    boolean[] present = s.present;
+    long[] bits = s.bits;
+    long written = 0;
+    for (int fi = 0; fi < rules.length; fi++) {
+      if (present[fi] && rules[fi] != 0 && (rules[fi] == 1 || bits[fi] != def[fi])) {
+        written |= 1L << fi;
+      }
+    }
+    return written;
+  }
+
+  private boolean isWritten(int index, int fi, Scratch s) {
+    byte rule = writeRules[index][fi];
+    return s.present[fi] && rule != 0 && (rule == 1 || s.bits[fi] != defaults[index][fi]);
+  }
+
+  /**
+   * A table's content: for each field by id, whether it is written ({@code written}'s bits, for a
+   * type of at most 64 fields), then its value.
+   */
+  private void tableKey(int index, TablePlan t, Scratch s, long written) {
     Sharing.ContentKey key = sharing.key();
     key.room(keyBytes[index]);
+    boolean wide = t.fields().size() > 64; // no bit per field: asked field by field
     for (int fi = 0; fi < t.fields().size(); fi++) {
       FieldPlan f = t.fields().get(fi);
-      if (!written(index, f, fi, s)) {
+      boolean w = wide ? isWritten(index, fi, s) : (written & (1L << fi)) != 0;
+      if (!w) {
         key.putByte(0);
         continue;
       }
@@ -184,20 +233,14 @@ final class TableWriter {
     }
   }
 
-  private int write(int index, TablePlan t, Scratch s) {
+  private int write(int index, TablePlan t, Scratch s, long written) {
     if (puts != null && puts.handles(index)) {
-      long written = 0;
-      for (int fi = 0; fi < t.fields().size(); fi++) {
-        if (written(index, t.fields().get(fi), fi, s)) {
-          written |= 1L << fi;
-        }
-      }
       return puts.write(index, t, s, written);
     }
     builder.startTable(t.fields().size());
     for (int fi : writeOrder[index]) {
       FieldPlan f = t.fields().get(fi);
-      if (!written(index, f, fi, s)) {
+      if (!isWritten(index, fi, s)) {
         continue; // absent, or a default that a reader gets without it being written
       }
       FieldKind kind = f.kind();

@@ -1,0 +1,399 @@
+package dev.flatdump.encode.engine;
+
+import dev.flatdump.encode.plan.FieldKind;
+import dev.flatdump.encode.plan.FieldPlan;
+import dev.flatdump.encode.plan.TablePlan;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * The layout of the last sub-document of a leaf table type (one whose fields are all scalars and
+ * strings) that the general walk accepted: its elements' BSON types, field names and fields, in
+ * order. A sub-document laid out the same way (the common case: a collection's documents are mostly
+ * written by one program) is read by {@link RecordEncoder} element after element, each element's
+ * type and name checked by a byte and one 8-byte compare or a few, without looking fields up,
+ * without the general walk's bookkeeping.
+ *
+ * <p>A layout says nothing about values: they are checked and converted as the general walk does,
+ * and anything the layout does not foresee sends the sub-document back to the general walk, which
+ * gives the same table or the same reject. Immutable.
+ */
+final class LeafShape {
+
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /** The elements' BSON types. */
+  final byte[] types;
+
+  /** Per element, its field's position in the table, or -1 for the record's {@code _id}. */
+  final int[] fields;
+
+  /** Per element, its value's size when it has one (-1 for a string). */
+  final int[] sizes;
+
+  /** Nothing to read: the record's {@code _id}, or a null (the field is absent). */
+  static final byte SKIP = 0;
+
+  /** A string field's string. */
+  static final byte STRING = 1;
+
+  /** A bool: one byte, 0 or 1. */
+  static final byte BOOL = 2;
+
+  /** An int32 into an integer field, within {@link #min} and {@link #max}. */
+  static final byte INT32 = 3;
+
+  /** An int64 into an integer field, within {@link #min} and {@link #max}. */
+  static final byte INT64 = 4;
+
+  /** Eight bytes taken as they are: a double into a double, a date into a long. */
+  static final byte BITS64 = 5;
+
+  /** Anything else: {@link Scalars#convert}. */
+  static final byte CONVERT = 6;
+
+  /** Per element, how its value is read. */
+  final byte[] ops;
+
+  /**
+   * Per element, the bit its field takes in the table's written fields, and, for a scalar left out
+   * when it holds its default (not optional), that default's bits; {@link #omittable} says which.
+   */
+  final long[] bit;
+
+  final long[] defaults;
+  final boolean[] omittable;
+
+  /** Per element of {@link #INT32} or {@link #INT64}, the range of its field's kind. */
+  final long[] min;
+
+  final long[] max;
+
+  /**
+   * The sub-document as segments: each runs from the first element after a string's value (or from
+   * the first element) up to the next string's value (or to the document's closing NUL, which it
+   * includes). Its bytes are fixed but for the values in it, which its masks leave out.
+   */
+  private final int[] segmentLength;
+
+  /** Per segment, where its words start in {@link #words}; one more entry for the end. */
+  private final int[] wordStart;
+
+  /** Segments' bytes as little-endian longs, with the masks of the bytes that count. */
+  private final long[] words;
+
+  private final long[] masks;
+
+  /** Per element, its segment, and its value's place from the segment's start. */
+  private final int[] segment;
+
+  private final int[] valueOffset;
+
+  private LeafShape(
+      byte[] types,
+      int[] fields,
+      int[] sizes,
+      byte[] ops,
+      long[] bit,
+      long[] defaults,
+      boolean[] omittable,
+      long[] min,
+      long[] max,
+      int[] segment,
+      int[] valueOffset,
+      int[] segmentLength,
+      int[] wordStart,
+      long[] words,
+      long[] masks) {
+    this.types = types;
+    this.fields = fields;
+    this.sizes = sizes;
+    this.ops = ops;
+    this.bit = bit;
+    this.defaults = defaults;
+    this.omittable = omittable;
+    this.min = min;
+    this.max = max;
+    this.segment = segment;
+    this.valueOffset = valueOffset;
+    this.segmentLength = segmentLength;
+    this.wordStart = wordStart;
+    this.words = words;
+    this.masks = masks;
+  }
+
+  /**
+   * Whether every field of {@code t} is a scalar or a string, and there are at most 64: a table a
+   * shape can describe.
+   */
+  static boolean isLeaf(TablePlan t) {
+    if (t.struct() || t.fields().size() > 64) {
+      return false;
+    }
+    for (FieldPlan f : t.fields()) {
+      if (!f.kind().isScalar() && f.kind() != FieldKind.STRING) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether the sub-document {@code b[start, end)} (whose size was checked) is laid out as this
+   * shape, its strings' lengths within it and NUL-terminated; if so, {@code valueAt[k]} is where
+   * element k's value starts (a string's at its length).
+   */
+  boolean match(byte[] b, int start, int end, int[] valueAt, int[] segmentAt) {
+    int p = start + 4;
+    int last = end - 1;
+    int segments = segmentLength.length;
+    for (int g = 0; g < segments; g++) {
+      int from = wordStart[g];
+      int to = wordStart[g + 1];
+      int w = from;
+      int q = p;
+      int whole = Math.min(to, from + (b.length - p) / 8); // words that b holds in full
+      for (; w < whole; w++, q += 8) {
+        if (((long) LONG_LE.get(b, q) & masks[w]) != words[w]) {
+          return false;
+        }
+      }
+      for (; w < to; w++, q += 8) {
+        if ((tail(b, q) & masks[w]) != words[w]) {
+          return false;
+        }
+      }
+      segmentAt[g] = p;
+      p += segmentLength[g];
+      if (g == segments - 1) {
+        if (p != end) {
+          return false;
+        }
+      } else {
+        // a string's value follows
+        if (p + 4 > last) {
+          return false;
+        }
+        int bytes = Bson.int32(b, p);
+        if (bytes < 1 || bytes > last - p - 4 || b[p + 3 + bytes] != 0) {
+          return false;
+        }
+        p += 4 + bytes;
+      }
+    }
+    for (int k = 0; k < valueOffset.length; k++) {
+      valueAt[k] = segmentAt[segment[k]] + valueOffset[k];
+    }
+    return true;
+  }
+
+  /** The bytes from {@code q} to the end of {@code b} (fewer than 8) as a little-endian long. */
+  private static long tail(byte[] b, int q) {
+    long v = 0;
+    for (int i = q; i < b.length; i++) {
+      v |= (b[i] & 0xffL) << (8 * (i - q));
+    }
+    return v;
+  }
+
+  int segments() {
+    return segmentLength.length;
+  }
+
+  int length() {
+    return types.length;
+  }
+
+  /**
+   * The layout of the sub-document {@code b[start, end)} of table {@code t}, which the general walk
+   * has just accepted without an unknown field (but the record's {@code _id} when {@code root});
+   * null when an element is of a type a shape does not describe.
+   */
+  static LeafShape learn(TablePlan t, byte[] b, int start, int end, boolean root) {
+    int last = end - 1;
+    int n = 0;
+    for (int p = start + 4; p < last; n++) {
+      int nameEnd = nul(b, p + 1, last);
+      int after = nameEnd < 0 ? -1 : after(b, b[p], nameEnd + 1, last);
+      if (after < 0) {
+        return null;
+      }
+      p = after;
+    }
+    byte[] types = new byte[n];
+    int[] fields = new int[n];
+    int[] sizes = new int[n];
+    byte[] ops = new byte[n];
+    long[] bit = new long[n];
+    long[] defaults = new long[n];
+    boolean[] omittable = new boolean[n];
+    long[] defaultBits = TableLayout.defaultBits(t);
+    long[] min = new long[n];
+    long[] max = new long[n];
+    int[] segment = new int[n];
+    int[] valueOffset = new int[n];
+    java.io.ByteArrayOutputStream template = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream counts = new java.io.ByteArrayOutputStream();
+    java.util.List<Integer> segmentLengths = new java.util.ArrayList<>();
+    int segmentStart = 0; // in template
+    int k = 0;
+    for (int p = start + 4; p < last; k++) {
+      byte type = b[p];
+      int name = p + 1;
+      int nameEnd = nul(b, name, last);
+      int fi = t.lookup().find(b, name, nameEnd - name);
+      if (fi < 0) {
+        if (!(root && isId(b, name, nameEnd))) {
+          return null;
+        }
+      } else if (type == Bson.STRING
+          ? !(t.fields().get(fi).kind() == FieldKind.STRING || t.fields().get(fi).enumIndex() >= 0)
+          : t.fields().get(fi).kind() == FieldKind.STRING) {
+        return null; // a conversion to a string: the general walk's
+      }
+      types[k] = type;
+      fields[k] = fi;
+      if (fi >= 0 && type != Bson.NULL) {
+        FieldPlan f = t.fields().get(fi);
+        ops[k] = op(f, type);
+        bit[k] = 1L << fi;
+        omittable[k] = f.kind().isScalar() && !f.optional();
+        defaults[k] = defaultBits[fi];
+        if (ops[k] == INT32 || ops[k] == INT64) {
+          long[] range = range(f.kind());
+          min[k] = range[0];
+          max[k] = range[1];
+        }
+      }
+      int value = nameEnd + 1;
+      int after = after(b, type, value, last);
+      template.write(b, p, value - p); // type, name, NUL: they count
+      counts.write(ones(value - p), 0, value - p);
+      segment[k] = segmentLengths.size();
+      valueOffset[k] = template.size() - segmentStart;
+      if (type == Bson.STRING) {
+        sizes[k] = -1;
+        segmentLengths.add(template.size() - segmentStart); // the string's length follows
+        segmentStart = template.size();
+      } else {
+        sizes[k] = after - value;
+        template.write(b, value, after - value); // the value: does not count
+        counts.write(new byte[after - value], 0, after - value);
+      }
+      p = after;
+    }
+    template.write(0); // the document's closing NUL
+    counts.write(1);
+    segmentLengths.add(template.size() - segmentStart);
+    byte[] bytes = template.toByteArray();
+    byte[] counted = counts.toByteArray();
+    int segments = segmentLengths.size();
+    int[] segmentLength = new int[segments];
+    int[] wordStart = new int[segments + 1];
+    int wordCount = 0;
+    for (int g = 0; g < segments; g++) {
+      segmentLength[g] = segmentLengths.get(g);
+      wordCount += (segmentLength[g] + 7) / 8;
+    }
+    long[] words = new long[wordCount];
+    long[] masks = new long[wordCount];
+    int w = 0;
+    int from = 0;
+    for (int g = 0; g < segments; g++) {
+      wordStart[g] = w;
+      for (int i = 0; i < segmentLength[g]; i += 8, w++) {
+        for (int j = 0; j < 8 && i + j < segmentLength[g]; j++) {
+          if (counted[from + i + j] != 0) {
+            words[w] |= (bytes[from + i + j] & 0xffL) << (8 * j);
+            masks[w] |= 0xffL << (8 * j);
+          }
+        }
+      }
+      from += segmentLength[g];
+    }
+    wordStart[segments] = w;
+    return new LeafShape(
+        types,
+        fields,
+        sizes,
+        ops,
+        bit,
+        defaults,
+        omittable,
+        min,
+        max,
+        segment,
+        valueOffset,
+        segmentLength,
+        wordStart,
+        words,
+        masks);
+  }
+
+  private static byte[] ones(int n) {
+    byte[] b = new byte[n];
+    Arrays.fill(b, (byte) 1);
+    return b;
+  }
+
+  private static byte op(FieldPlan f, byte type) {
+    FieldKind kind = f.kind();
+    if (kind == FieldKind.STRING) {
+      return STRING;
+    }
+    if (f.enumIndex() >= 0) {
+      return CONVERT;
+    }
+    return switch (type) {
+      case Bson.BOOLEAN -> kind == FieldKind.BOOL ? BOOL : CONVERT;
+      case Bson.INT32 -> range(kind) != null ? INT32 : CONVERT;
+      case Bson.INT64 -> range(kind) != null ? INT64 : CONVERT;
+      case Bson.DOUBLE -> kind == FieldKind.DOUBLE ? BITS64 : CONVERT;
+      case Bson.DATE_TIME -> kind == FieldKind.LONG ? BITS64 : CONVERT;
+      default -> CONVERT;
+    };
+  }
+
+  /** The values an integer kind holds, as {@link Scalars#inRange} checks them; null for others. */
+  private static long[] range(FieldKind kind) {
+    return switch (kind) {
+      case BYTE -> new long[] {Byte.MIN_VALUE, Byte.MAX_VALUE};
+      case UBYTE -> new long[] {0, 0xFF};
+      case SHORT -> new long[] {Short.MIN_VALUE, Short.MAX_VALUE};
+      case USHORT -> new long[] {0, 0xFFFF};
+      case INT -> new long[] {Integer.MIN_VALUE, Integer.MAX_VALUE};
+      case UINT -> new long[] {0, 0xFFFF_FFFFL};
+      case LONG -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
+      case ULONG -> new long[] {0, Long.MAX_VALUE};
+      default -> null;
+    };
+  }
+
+  private static boolean isId(byte[] b, int name, int nameEnd) {
+    return nameEnd - name == 3 && b[name] == '_' && b[name + 1] == 'i' && b[name + 2] == 'd';
+  }
+
+  private static int nul(byte[] b, int p, int last) {
+    for (int i = p; i < last; i++) {
+      if (b[i] == 0) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The end of a value of a type a shape describes, or -1. */
+  private static int after(byte[] b, byte type, int value, int last) {
+    int size =
+        switch (type) {
+          case Bson.STRING -> value + 4 <= last ? 4 + Bson.int32(b, value) : -1;
+          case Bson.OBJECT_ID -> 12;
+          case Bson.NULL -> 0;
+          default -> Bson.scalarSize(type);
+        };
+    return size < 0 || size > last - value ? -1 : value + size;
+  }
+}
