@@ -234,7 +234,7 @@ public final class RecordEncoder {
     byte[] ops = shape.ops;
     int[] at = shape.fields;
     long written = 0;
-    int newStrings = 0;
+    int strings = 0;
     for (int k = 0; k < length; k++) {
       int fi = at[k];
       int v = value[k];
@@ -244,15 +244,7 @@ public final class RecordEncoder {
           continue;
         }
         case LeafShape.STRING -> {
-          int to = v + 3 + Bson.int32(b, v);
-          int found = writer.findString(b, v + 4, to);
-          if (found == 0) {
-            if (!Utf8.valid(b, v + 4, to)) {
-              return 0;
-            }
-            newStrings++;
-          }
-          offsets[fi] = found;
+          strings++;
           written |= shape.bit[k];
           continue;
         }
@@ -289,12 +281,37 @@ public final class RecordEncoder {
         written |= shape.bit[k];
       }
     }
-    // the strings not written before, in the order the general walk writes them: the document's
-    for (int k = 0; newStrings > 0; k++) {
-      if (ops[k] == LeafShape.STRING && offsets[at[k]] == 0) {
-        int v = value[k];
-        offsets[at[k]] = writer.string(b, v + 4, v + 3 + Bson.int32(b, v));
-        newStrings--;
+    // The strings, once nothing else can send the table back to the general walk: each one found
+    // written already (an equal one passed the check), or checked here; then counted, and the new
+    // ones written in the order the general walk writes them, the document's.
+    if (strings > 0) {
+      int newStrings = 0;
+      for (int k = 0; k < length; k++) {
+        if (ops[k] == LeafShape.STRING) {
+          int v = value[k];
+          int to = v + 3 + Bson.int32(b, v);
+          int found = writer.peekString(b, v + 4, to);
+          if (found == 0) {
+            if (!Utf8.valid(b, v + 4, to)) {
+              return 0;
+            }
+            newStrings++;
+          } else {
+            bits[at[k]] = writer.lastStringSize(); // a string field has no bits of its own
+          }
+          offsets[at[k]] = found;
+        }
+      }
+      for (int k = 0; k < length; k++) {
+        if (ops[k] == LeafShape.STRING) {
+          int fi = at[k];
+          if (offsets[fi] != 0) {
+            writer.stringUsed((int) bits[fi]);
+          } else {
+            int v = value[k];
+            offsets[fi] = writer.string(b, v + 4, v + 3 + Bson.int32(b, v));
+          }
+        }
       }
     }
     return writer.table(index, t, s, written);
@@ -442,6 +459,9 @@ public final class RecordEncoder {
     requireDocument(type, "table");
     int index = f.typeIndex();
     if (!sharing.tables(index)) {
+      return table(index, b, p, after, depth + 1);
+    }
+    if (!sharing.memoizes(index)) {
       return table(index, b, p, after, depth + 1);
     }
     int hash = BsonMemo.hash(b, p, after);

@@ -73,6 +73,16 @@ public final class Sharing {
   private final Index[] tables;
   private final BsonMemo[] memos;
   private final RepeatSampler[] samplers;
+
+  /**
+   * Per table type, whether to look sub-documents up by their bytes: windows of {@value
+   * #MEMO_WINDOW}, so that where bytes do not repeat, hashing and copying them soon stops; where
+   * they do, lookups never pause. It decides only for the memo; {@link #samplers} still decide
+   * whether tables are shared at all.
+   */
+  private final RepeatSampler[] memoSamplers;
+
+  private static final int MEMO_WINDOW = 1 << 12;
   private final ContentKey key = new ContentKey();
 
   public Sharing(SchemaPlan plan, Kinds kinds) {
@@ -91,9 +101,11 @@ public final class Sharing {
     tables = new Index[n];
     memos = new BsonMemo[n];
     samplers = new RepeatSampler[n];
+    memoSamplers = new RepeatSampler[n];
     for (int i = 0; i < n; i++) {
       tables[i] = new Index();
       samplers[i] = RepeatSampler.forAttributes();
+      memoSamplers[i] = new RepeatSampler(MEMO_WINDOW, 10, 15, 255);
     }
   }
 
@@ -119,18 +131,16 @@ public final class Sharing {
    * The offset of the table that a sub-document with exactly these BSON bytes, {@code b[from, to)},
    * became earlier in this shard, or 0. Equal bytes decode to equal content, so that table is the
    * one sharing would find after decoding them again: a hit counts as a table shared (and is
-   * reported to the type's sampler), and saves the decoding. Call only when {@link #tables} says
+   * reported to the type's sampler), and saves the decoding. Call only when {@link #memoizes} says
    * so.
    */
   int findTableByBson(int typeIndex, byte[] b, int from, int to, int hash) {
-    if (!this.memo) {
-      return 0;
-    }
     BsonMemo memo = memos[typeIndex];
     if (memo == null) {
       memo = memos[typeIndex] = new BsonMemo(MEMO_SLOTS, MEMO_KEY_BYTES);
     }
     int found = memo.find(b, from, to, hash);
+    memoSamplers[typeIndex].found(found != 0);
     if (found != 0) {
       samplers[typeIndex].found(true);
       Index t = tables[typeIndex];
@@ -146,9 +156,24 @@ public final class Sharing {
    * does not name (those are counted per document, so such documents must be walked each time).
    */
   void keepTableByBson(int typeIndex, byte[] b, int from, int to, int hash, int offset, int bytes) {
-    if (memo) {
-      memos[typeIndex].keep(b, from, to, hash, offset, bytes);
+    memos[typeIndex].keep(b, from, to, hash, offset, bytes);
+  }
+
+  /**
+   * Whether to look the next sub-document of this type up by its bytes ({@link #findTableByBson},
+   * then {@link #keepTableByBson} on a miss): the memo is on and its sampler says so. Call only
+   * when {@link #tables} says so; each call counts as one sub-document for the sampler.
+   */
+  boolean memoizes(int typeIndex) {
+    if (!memo) {
+      return false;
     }
+    RepeatSampler sampler = memoSamplers[typeIndex];
+    if (sampler.active()) {
+      return true;
+    }
+    sampler.skipped();
+    return false;
   }
 
   /** The size of the table that the last {@link #findTable} hit found. */
@@ -180,9 +205,22 @@ public final class Sharing {
     return strings.find(key);
   }
 
-  /** The offset of a string of the bytes {@code b[from, to)} already written, or 0. */
-  int findString(byte[] b, int from, int to) {
+  /**
+   * The offset of a string of the bytes {@code b[from, to)} already written, or 0; not counted:
+   * {@link #stringFound} counts it once it is used.
+   */
+  int peekString(byte[] b, int from, int to) {
     return strings.find(b, from, to);
+  }
+
+  /** The size of the string {@link #peekString} found last. */
+  int lastStringSize() {
+    return strings.lastSize;
+  }
+
+  /** Counts a string of {@code size} bytes that {@link #peekString} found and the caller used. */
+  void stringFound(int size) {
+    strings.found(size);
   }
 
   void keepString(int offset, int bytes) {
@@ -236,13 +274,15 @@ public final class Sharing {
   private static final class Index {
     private byte[] arena = new byte[1 << 14];
     private int arenaLength;
-    private int[] starts = new int[1 << 10];
-    private int[] lengths = new int[1 << 10];
-    private int[] hashes = new int[1 << 10];
-    private int[] offsets = new int[1 << 10];
-    private int[] sizes = new int[1 << 10];
-    private int entries;
-    private int[] slots = new int[1 << 11]; // entry + 1, 0 for empty
+
+    /** Per entry, four ints: its key's start in the arena, its length, its offset, its size. */
+    private int[] entries = new int[4 << 10];
+
+    private int count;
+
+    /** Per slot, the key's hash in the high half and its entry + 1 in the low; 0 for empty. */
+    private long[] slots = new long[1 << 11];
+
     private int lastHash;
     private int lastSlot;
     int lastSize;
@@ -256,32 +296,41 @@ public final class Sharing {
     }
 
     /**
-     * The offset of the object whose content is {@code b[from, to)}, or 0. Counted only when found:
-     * a miss is counted by the {@link #find(ContentKey)} that comes before its {@link #keep}.
+     * The offset of the object whose content is {@code b[from, to)}, or 0; not counted. Its size is
+     * {@link #lastSize}.
      */
     int find(byte[] b, int from, int to) {
       return find(b, from, to, false);
     }
 
-    private int find(byte[] b, int from, int to, boolean countMiss) {
+    /** Counts an object that {@link #find(byte[], int, int)} found, of {@code size} bytes. */
+    void found(int size) {
+      total++;
+      saved += size;
+    }
+
+    private int find(byte[] b, int from, int to, boolean count) {
       int h = ContentKey.hash(b, from, to);
       int length = to - from;
       int mask = slots.length - 1;
       int slot = mix(h) & mask;
-      int e;
-      while ((e = slots[slot]) != 0) {
-        e--;
-        if (hashes[e] == h
-            && lengths[e] == length
-            && Arrays.equals(arena, starts[e], starts[e] + length, b, from, to)) {
-          total++;
-          saved += sizes[e];
-          lastSize = sizes[e];
-          return offsets[e];
+      long s;
+      while ((s = slots[slot]) != 0) {
+        if ((int) (s >>> 32) == h) {
+          int e = 4 * ((int) s - 1);
+          int start = entries[e];
+          if (entries[e + 1] == length
+              && Arrays.equals(arena, start, start + length, b, from, to)) {
+            lastSize = entries[e + 3];
+            if (count) {
+              found(lastSize);
+            }
+            return entries[e + 2];
+          }
         }
         slot = (slot + 1) & mask;
       }
-      if (countMiss) {
+      if (count) {
         total++;
       }
       lastHash = h;
@@ -292,45 +341,44 @@ public final class Sharing {
     /** Keeps the key just looked up and not found. */
     void keep(ContentKey key, int offset, int bytes) {
       unique++;
-      if (entries == starts.length) {
-        int n = entries * 2;
-        starts = Arrays.copyOf(starts, n);
-        lengths = Arrays.copyOf(lengths, n);
-        hashes = Arrays.copyOf(hashes, n);
-        offsets = Arrays.copyOf(offsets, n);
-        sizes = Arrays.copyOf(sizes, n);
+      if (4 * (count + 1) > entries.length) {
+        entries = Arrays.copyOf(entries, entries.length * 2);
       }
       if (arenaLength + key.length > arena.length) {
         arena = Arrays.copyOf(arena, Math.max(arenaLength + key.length, arena.length * 2));
       }
       System.arraycopy(key.bytes, 0, arena, arenaLength, key.length);
-      starts[entries] = arenaLength;
-      lengths[entries] = key.length;
-      hashes[entries] = lastHash;
-      offsets[entries] = offset;
-      sizes[entries] = bytes;
+      int e = 4 * count;
+      entries[e] = arenaLength;
+      entries[e + 1] = key.length;
+      entries[e + 2] = offset;
+      entries[e + 3] = bytes;
       arenaLength += key.length;
-      slots[lastSlot] = ++entries;
-      if (entries * 2 > slots.length) {
+      count++;
+      slots[lastSlot] = (long) lastHash << 32 | count;
+      if (count * 2 > slots.length) {
         rehash(slots.length * 2);
       }
     }
 
     private void rehash(int capacity) {
-      slots = new int[capacity];
+      long[] old = slots;
+      slots = new long[capacity];
       int mask = capacity - 1;
-      for (int e = 0; e < entries; e++) {
-        int slot = mix(hashes[e]) & mask;
-        while (slots[slot] != 0) {
-          slot = (slot + 1) & mask;
+      for (long s : old) {
+        if (s != 0) {
+          int slot = mix((int) (s >>> 32)) & mask;
+          while (slots[slot] != 0) {
+            slot = (slot + 1) & mask;
+          }
+          slots[slot] = s;
         }
-        slots[slot] = e + 1;
       }
     }
 
     void clear() {
       Arrays.fill(slots, 0);
-      entries = 0;
+      count = 0;
       arenaLength = 0;
     }
 
@@ -382,11 +430,13 @@ public final class Sharing {
       length += to - from;
     }
 
-    /** Puts the low {@code size} bytes of {@code bits}: a scalar as wide as its kind. */
+    /**
+     * Puts the low {@code size} bytes of {@code bits}: a scalar as wide as its kind. Writes eight
+     * bytes, so the room made must count eight.
+     */
     void putBits(long bits, int size) {
-      for (int i = 0; i < size; i++) {
-        bytes[length++] = (byte) (bits >>> (8 * i));
-      }
+      LONG_LE.set(bytes, length, bits);
+      length += size;
     }
 
     /** A hash of the key's bytes, eight at a time. */

@@ -54,7 +54,7 @@ final class TableWriter {
             (byte) (f.deprecated() ? 0 : f.kind().isScalar() && !f.optional() ? 2 : 1);
       }
       for (FieldPlan f : tables.get(i).fields()) {
-        keyBytes[i] += 1 + Math.max(4, plan.inlineSize(f, f.kind()));
+        keyBytes[i] += 1 + Math.max(Long.BYTES, plan.inlineSize(f, f.kind())); // see putBits
       }
     }
     puts = tablePuts ? new TablePuts(plan, writeOrder) : null;
@@ -183,10 +183,20 @@ final class TableWriter {
 
   /**
    * The string of UTF-8 bytes {@code b[from, to)} if an equal one was written already, or 0 (always
-   * 0 when strings are not shared); then {@link #string} writes it.
+   * 0 when strings are not shared); not counted until {@link #stringUsed}. Its size is {@link
+   * #lastStringSize}.
    */
-  int findString(byte[] b, int from, int to) {
-    return sharing.strings() ? sharing.findString(b, from, to) : 0;
+  int peekString(byte[] b, int from, int to) {
+    return sharing.strings() ? sharing.peekString(b, from, to) : 0;
+  }
+
+  int lastStringSize() {
+    return sharing.lastStringSize();
+  }
+
+  /** Counts a string {@link #peekString} found, of {@code size} bytes, as shared. */
+  void stringUsed(int size) {
+    sharing.stringFound(size);
   }
 
   /** The fields written: present, and not a default left out; bit {@code fi} for field fi. */

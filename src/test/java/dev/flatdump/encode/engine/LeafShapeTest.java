@@ -111,10 +111,10 @@ class LeafShapeTest {
   /** Encodes every document with layouts and without; both must agree on each, and in the end. */
   private static void compare(SchemaFixtures fx, List<byte[]> docs, long seed) {
     for (Sharing.Kinds kinds : List.of(Sharing.Kinds.ALL, Sharing.Kinds.NONE)) {
-      RecordEncoder shapes =
-          new RecordEncoder(fx.plan, new Sharing(fx.plan, kinds), false, true, true);
-      RecordEncoder walk =
-          new RecordEncoder(fx.plan, new Sharing(fx.plan, kinds), false, true, false);
+      Sharing sharedA = new Sharing(fx.plan, kinds);
+      Sharing sharedB = new Sharing(fx.plan, kinds);
+      RecordEncoder shapes = new RecordEncoder(fx.plan, sharedA, false, true, true);
+      RecordEncoder walk = new RecordEncoder(fx.plan, sharedB, false, true, false);
       FlatBufferBuilder a = new FlatBufferBuilder(1024);
       FlatBufferBuilder b = new FlatBufferBuilder(1024);
       List<Integer> recordsA = new ArrayList<>();
@@ -131,6 +131,7 @@ class LeafShapeTest {
           .as("seed %d, %s", seed, kinds)
           .isEqualTo(finish(fx, b, recordsB));
       assertThat(shapes.unknownFields()).isEqualTo(walk.unknownFields());
+      assertThat(sharedA.counts()).as("what was shared").isEqualTo(sharedB.counts());
       // the comparison is worth something only if both happened often
       assertThat(shapes.shapeReads())
           .as("tables read by their layout")

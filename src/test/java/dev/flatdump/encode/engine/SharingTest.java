@@ -205,6 +205,38 @@ class SharingTest {
     }
 
     @Test
+    void areLookedUpWhileTheirBytesRepeatAndSoonNotWhereTheyDoNot() throws Exception {
+      SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
+      int attr = -1;
+      for (int i = 0; i < fx.plan.tables().size(); i++) {
+        if (fx.plan.tables().get(i).name().equals("Attr")) {
+          attr = i;
+        }
+      }
+      int n = 80_000;
+      int[] looked = new int[2];
+      for (int repeating = 0; repeating < 2; repeating++) {
+        Sharing sharing = new Sharing(fx.plan, Sharing.Kinds.ALL);
+        for (int i = 0; i < n; i++) {
+          if (!sharing.memoizes(attr)) {
+            continue;
+          }
+          looked[repeating]++;
+          int value = repeating == 1 ? i % 100 : i;
+          byte[] b =
+              bson("{\"id\": \"a\", \"size\": " + (value % 30000) + ", \"ratio\": " + value + "}");
+          int hash = BsonMemo.hash(b, 0, b.length);
+          if (sharing.findTableByBson(attr, b, 0, b.length, hash) == 0) {
+            sharing.keepTableByBson(attr, b, 0, b.length, hash, 8 * (value + 1), 8);
+          }
+        }
+      }
+
+      assertThat(looked[1]).as("bytes that repeat").isEqualTo(n);
+      assertThat(looked[0]).as("bytes that never repeat").isPositive().isLessThan(n / 4);
+    }
+
+    @Test
     void withAFieldTheSchemaDoesNotNameAreDecodedEachTime() throws Exception {
       SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
       RecordEncoder encoder =
