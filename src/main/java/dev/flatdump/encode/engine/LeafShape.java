@@ -143,10 +143,10 @@ final class LeafShape {
 
   /**
    * Whether the sub-document {@code b[start, end)} (whose size was checked) is laid out as this
-   * shape, its strings' lengths within it and NUL-terminated; if so, {@code valueAt[k]} is where
-   * element k's value starts (a string's at its length).
+   * shape, its strings' lengths within it and NUL-terminated; if so, {@code segmentAt[g]} is where
+   * segment g starts, and {@link #valueAt} says where each element's value does.
    */
-  boolean match(byte[] b, int start, int end, int[] valueAt, int[] segmentAt) {
+  boolean match(byte[] b, int start, int end, int[] segmentAt) {
     int p = start + 4;
     int last = end - 1;
     int segments = segmentLength.length;
@@ -184,9 +184,6 @@ final class LeafShape {
         p += 4 + bytes;
       }
     }
-    for (int k = 0; k < valueOffset.length; k++) {
-      valueAt[k] = segmentAt[segment[k]] + valueOffset[k];
-    }
     return true;
   }
 
@@ -197,6 +194,11 @@ final class LeafShape {
       v |= (b[i] & 0xffL) << (8 * (i - q));
     }
     return v;
+  }
+
+  /** Where element {@code k}'s value starts (a string's at its length), after {@link #match}. */
+  int valueAt(int k, int[] segmentAt) {
+    return segmentAt[segment[k]] + valueOffset[k];
   }
 
   int segments() {

@@ -62,9 +62,7 @@ public final class RecordEncoder {
 
   private long shapeReads;
 
-  /** Where {@link #leafTable} finds each element's value, and each segment of its shape. */
-  private int[] valueAt = new int[8];
-
+  /** Where {@link #leafTable} finds each segment of its shape. */
   private int[] segmentAt = new int[4];
 
   /** BSON fields the schema does not name, met so far: a table that met one is not memoized. */
@@ -219,12 +217,11 @@ public final class RecordEncoder {
    */
   private int leafTable(int index, LeafShape shape, byte[] b, int start, int end, int depth) {
     int length = shape.length();
-    if (valueAt.length < length || segmentAt.length < shape.segments()) {
-      valueAt = new int[Math.max(length, 2 * valueAt.length)];
+    if (segmentAt.length < shape.segments()) {
       segmentAt = new int[Math.max(shape.segments(), 2 * segmentAt.length)];
     }
-    int[] value = valueAt;
-    if (!shape.match(b, start, end, value, segmentAt)) {
+    int[] segments = segmentAt;
+    if (!shape.match(b, start, end, segments)) {
       return 0;
     }
     Scratch s = scratch(depth);
@@ -237,7 +234,7 @@ public final class RecordEncoder {
     int strings = 0;
     for (int k = 0; k < length; k++) {
       int fi = at[k];
-      int v = value[k];
+      int v = shape.valueAt(k, segments);
       long x;
       switch (ops[k]) {
         case LeafShape.SKIP -> {
@@ -288,7 +285,7 @@ public final class RecordEncoder {
       int newStrings = 0;
       for (int k = 0; k < length; k++) {
         if (ops[k] == LeafShape.STRING) {
-          int v = value[k];
+          int v = shape.valueAt(k, segments);
           int to = v + 3 + Bson.int32(b, v);
           int found = writer.peekString(b, v + 4, to);
           if (found == 0) {
@@ -308,7 +305,7 @@ public final class RecordEncoder {
           if (offsets[fi] != 0) {
             writer.stringUsed((int) bits[fi]);
           } else {
-            int v = value[k];
+            int v = shape.valueAt(k, segments);
             offsets[fi] = writer.string(b, v + 4, v + 3 + Bson.int32(b, v));
           }
         }
