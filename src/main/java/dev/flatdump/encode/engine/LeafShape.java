@@ -58,6 +58,9 @@ final class LeafShape {
   /** Per element, how its value is read. */
   final byte[] ops;
 
+  /** The elements that are {@link #STRING}s, in order. */
+  final int[] strings;
+
   /**
    * Per element, the bit its field takes in the table's written fields, and, for a scalar left out
    * when it holds its default (not optional), that default's bits; {@link #omittable} says which.
@@ -112,6 +115,16 @@ final class LeafShape {
     this.fields = fields;
     this.sizes = sizes;
     this.ops = ops;
+    int n = 0;
+    for (byte op : ops) {
+      n += op == STRING ? 1 : 0;
+    }
+    this.strings = new int[n];
+    for (int k = 0, j = 0; k < ops.length; k++) {
+      if (ops[k] == STRING) {
+        strings[j++] = k;
+      }
+    }
     this.bit = bit;
     this.defaults = defaults;
     this.omittable = omittable;

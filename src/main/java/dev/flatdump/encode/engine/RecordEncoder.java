@@ -231,7 +231,6 @@ public final class RecordEncoder {
     byte[] ops = shape.ops;
     int[] at = shape.fields;
     long written = 0;
-    int strings = 0;
     for (int k = 0; k < length; k++) {
       int fi = at[k];
       int v = shape.valueAt(k, segments);
@@ -241,8 +240,7 @@ public final class RecordEncoder {
           continue;
         }
         case LeafShape.STRING -> {
-          strings++;
-          written |= shape.bit[k];
+          written |= shape.bit[k]; // read below, once nothing else can send the table back
           continue;
         }
         case LeafShape.BOOL -> {
@@ -281,34 +279,26 @@ public final class RecordEncoder {
     // The strings, once nothing else can send the table back to the general walk: each one found
     // written already (an equal one passed the check), or checked here; then counted, and the new
     // ones written in the order the general walk writes them, the document's.
-    if (strings > 0) {
-      int newStrings = 0;
-      for (int k = 0; k < length; k++) {
-        if (ops[k] == LeafShape.STRING) {
-          int v = shape.valueAt(k, segments);
-          int to = v + 3 + Bson.int32(b, v);
-          int found = writer.peekString(b, v + 4, to);
-          if (found == 0) {
-            if (!Utf8.valid(b, v + 4, to)) {
-              return 0;
-            }
-            newStrings++;
-          } else {
-            bits[at[k]] = writer.lastStringSize(); // a string field has no bits of its own
-          }
-          offsets[at[k]] = found;
-        }
+    int[] strings = shape.strings;
+    for (int k : strings) {
+      int v = shape.valueAt(k, segments);
+      int to = v + 3 + Bson.int32(b, v);
+      int found = writer.peekString(b, v + 4, to);
+      if (found == 0 && !Utf8.valid(b, v + 4, to)) {
+        return 0;
       }
-      for (int k = 0; k < length; k++) {
-        if (ops[k] == LeafShape.STRING) {
-          int fi = at[k];
-          if (offsets[fi] != 0) {
-            writer.stringUsed((int) bits[fi]);
-          } else {
-            int v = shape.valueAt(k, segments);
-            offsets[fi] = writer.string(b, v + 4, v + 3 + Bson.int32(b, v));
-          }
-        }
+      if (found != 0) {
+        bits[at[k]] = writer.lastStringSize(); // a string field has no bits of its own
+      }
+      offsets[at[k]] = found;
+    }
+    for (int k : strings) {
+      int fi = at[k];
+      if (offsets[fi] != 0) {
+        writer.stringUsed((int) bits[fi]);
+      } else {
+        int v = shape.valueAt(k, segments);
+        offsets[fi] = writer.string(b, v + 4, v + 3 + Bson.int32(b, v));
       }
     }
     return writer.table(index, t, s, written);

@@ -164,13 +164,12 @@ final class Scalars {
 
   private static long enumValue(
       FieldKind kind, EnumPlan e, byte type, byte[] b, int p, int end, EncodePath path) {
-    String name = simpleName(e.name());
     if (type == Bson.STRING) {
       int after = Bson.stringEnd(b, p, end, path);
       String s = new String(b, p + 4, after - p - 5, StandardCharsets.UTF_8);
       Long v = e.byName().get(s);
       if (v == null) {
-        throw path.reject("'" + s + "' is not a value of " + name);
+        throw path.reject("'" + s + "' is not a value of " + simpleName(e.name()));
       }
       return v;
     }
@@ -180,11 +179,11 @@ final class Scalars {
               ? Bson.int32(b, Bson.need(p, 4, end, path) - 4)
               : int64(b, p, end, path);
       if (!e.declares(v)) {
-        throw path.reject(v + " is not a value of " + name);
+        throw path.reject(v + " is not a value of " + simpleName(e.name()));
       }
       return inRange(kind, v, path);
     }
-    throw mismatch(name + " (a name or a number)", type, path);
+    throw mismatch(simpleName(e.name()) + " (a name or a number)", type, path);
   }
 
   private static long int64(byte[] b, int p, int end, EncodePath path) {

@@ -103,8 +103,9 @@ final class TableLayout {
     switch (element) {
       case STRING, TABLE -> {
         builder.startVector(4, n, 4);
+        // the room is made and aligned: addOffset's bytes without its prep per element
         for (int i = n - 1; i >= 0; i--) {
-          builder.addOffset(s.elementOffsets[i]);
+          builder.putInt(builder.offset() + 4 - s.elementOffsets[i]);
         }
       }
       case STRUCT -> {

@@ -135,11 +135,21 @@ final class TableWriter {
     key.room(5 + each * n);
     key.putByte(element.ordinal());
     key.putInt(n);
-    for (int i = 0; i < n; i++) {
-      switch (element) {
-        case STRING, TABLE -> key.putInt(s.elementOffsets[i]);
-        case STRUCT -> key.put(s.elementStructs[i], 0, s.elementStructs[i].length);
-        default -> key.putLong(s.elementBits[i]);
+    switch (element) {
+      case STRING, TABLE -> {
+        for (int i = 0; i < n; i++) {
+          key.putInt(s.elementOffsets[i]);
+        }
+      }
+      case STRUCT -> {
+        for (int i = 0; i < n; i++) {
+          key.put(s.elementStructs[i], 0, s.elementStructs[i].length);
+        }
+      }
+      default -> {
+        for (int i = 0; i < n; i++) {
+          key.putLong(s.elementBits[i]);
+        }
       }
     }
   }
