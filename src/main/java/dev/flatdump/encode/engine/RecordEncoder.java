@@ -55,12 +55,14 @@ public final class RecordEncoder {
   /** How many layouts a table type keeps. */
   private static final int SHAPES = 2;
 
-  /** Per table type, sub-documents read by their layout, and walked while it had one. */
+  /** Per leaf table type, sub-documents read by their layout, and walked since the last reset. */
   private final int[] shapeHits;
 
   private final int[] shapeMisses;
 
   private long shapeReads;
+
+  private long shapeLearns;
 
   /** Where {@link #leafTable} finds each segment of its shape. */
   private int[] segmentAt = new int[4];
@@ -143,6 +145,11 @@ public final class RecordEncoder {
     return shapeReads;
   }
 
+  /** How many times a layout was learned, or tried to be, so far. */
+  long shapeLearns() {
+    return shapeLearns;
+  }
+
   /** Unknown BSON fields seen so far, by path, with how many documents had each. */
   public Map<String, Long> unknownFields() {
     return Collections.unmodifiableMap(unknown);
@@ -182,7 +189,8 @@ public final class RecordEncoder {
     }
     long unknownBefore = unknownSeen;
     int offset = walk(index, b, start, end, depth);
-    if (unknownSeen == unknownBefore && learns(index, known[0] != null)) {
+    if (unknownSeen == unknownBefore && learns(index)) {
+      shapeLearns++;
       LeafShape learned = LeafShape.learn(plan.tables().get(index), b, start, end, depth == 0);
       if (learned != null) {
         System.arraycopy(known, 0, known, 1, known.length - 1);
@@ -193,21 +201,19 @@ public final class RecordEncoder {
   }
 
   /**
-   * Whether to learn the layout of a sub-document the general walk just accepted: while layouts are
-   * read more often than they are learned. Where every sub-document of a type is laid out
-   * differently, learning stops; every {@code 2^16} walks it is tried again.
+   * Whether to learn the layout of a sub-document the general walk just accepted (it had no layout
+   * known, or another one): for the first 64 walks of a type, then while its layouts are read at
+   * least as often as it is walked. Where sub-documents keep changing layout, or have one a layout
+   * cannot describe, learning stops; every {@code 2^16} walks it starts again.
    */
-  private boolean learns(int index, boolean missed) {
-    if (missed) {
-      shapeMisses[index]++;
-    }
-    int misses = shapeMisses[index];
-    if ((misses & 0xffff) == 0 && misses != 0) {
+  private boolean learns(int index) {
+    int walks = ++shapeMisses[index];
+    if (walks == 1 << 16) {
       shapeHits[index] = 0;
       shapeMisses[index] = 0;
       return true;
     }
-    return misses < 64 || misses <= shapeHits[index];
+    return walks <= 64 || walks <= shapeHits[index];
   }
 
   /**

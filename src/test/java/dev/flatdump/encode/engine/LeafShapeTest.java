@@ -108,6 +108,57 @@ class LeafShapeTest {
     }
   }
 
+  @Test
+  void aLayoutThatCannotBeDescribedIsNotLearnedOverAndOver() throws Exception {
+    // a decimal128 into a string converts: the walk's work, so no layout describes these leaves
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir,
+            "table Leaf { id: string; d: string; } table Root { ls: [Leaf]; } root_type Root;");
+    RecordEncoder encoder =
+        new RecordEncoder(fx.plan, new Sharing(fx.plan, Sharing.Kinds.ALL), false);
+    List<byte[]> docs = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      docs.add(
+          SchemaFixtures.bson(
+              "{\"id\": \"x" + i + "\", \"d\": {\"$numberDecimal\": \"" + i + ".5\"}}"));
+    }
+
+    fx.encode(encoder, docs);
+
+    assertThat(encoder.shapeReads()).isZero();
+    assertThat(encoder.shapeLearns()).isEqualTo(64);
+  }
+
+  @Test
+  void aLayoutThatKeepsChangingIsNotLearnedOverAndOver() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, FLAT);
+    RecordEncoder encoder =
+        new RecordEncoder(fx.plan, new Sharing(fx.plan, Sharing.Kinds.ALL), false);
+    List<byte[]> docs = new ArrayList<>();
+    String[] names = {"id", "q", "a", "s", "u", "l", "d", "f", "b", "o"};
+    Random random = new Random(3);
+    for (int i = 0; i < 3000; i++) {
+      BsonDocument doc = new BsonDocument();
+      List<String> order = new ArrayList<>(List.of(names));
+      Collections.shuffle(order, random);
+      for (String name : order) {
+        doc.append(
+            name,
+            switch (name) {
+              case "id" -> new BsonString("k" + i);
+              case "b" -> BsonBoolean.valueOf(i % 2 == 0);
+              default -> new BsonInt32(i % 100);
+            });
+      }
+      docs.add(SchemaFixtures.bson(doc));
+    }
+
+    fx.encode(encoder, docs);
+
+    assertThat(encoder.shapeLearns()).isLessThan(docs.size() / 10);
+  }
+
   /** Encodes every document with layouts and without; both must agree on each, and in the end. */
   private static void compare(SchemaFixtures fx, List<byte[]> docs, long seed) {
     for (Sharing.Kinds kinds : List.of(Sharing.Kinds.ALL, Sharing.Kinds.NONE)) {
