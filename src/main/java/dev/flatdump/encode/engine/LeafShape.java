@@ -9,12 +9,12 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * The layout of the last sub-document of a leaf table type (one whose fields are all scalars and
- * strings) that the general walk accepted: its elements' BSON types, field names and fields, in
- * order. A sub-document laid out the same way (the common case: a collection's documents are mostly
- * written by one program) is read by {@link RecordEncoder} element after element, each element's
- * type and name checked by a byte and one 8-byte compare or a few, without looking fields up,
- * without the general walk's bookkeeping.
+ * The layout of a sub-document of a leaf table type (one whose fields are all scalars and strings)
+ * that the general walk accepted: its elements' BSON types, names and fields, in order, and where
+ * each value stands. A sub-document laid out the same way (the common case: a collection's
+ * documents are mostly written by one program) is checked 8 bytes at a time, in segments that end
+ * at each string, and {@link RecordEncoder} reads its values from where the layout puts them,
+ * without looking fields up, without the general walk's bookkeeping.
  *
  * <p>A layout says nothing about values: they are checked and converted as the general walk does,
  * and anything the layout does not foresee sends the sub-document back to the general walk, which
@@ -30,9 +30,6 @@ final class LeafShape {
 
   /** Per element, its field's position in the table, or -1 for the record's {@code _id}. */
   final int[] fields;
-
-  /** Per element, its value's size when it has one (-1 for a string). */
-  final int[] sizes;
 
   /** Nothing to read: the record's {@code _id}, or a null (the field is absent). */
   static final byte SKIP = 0;
@@ -98,7 +95,6 @@ final class LeafShape {
   private LeafShape(
       byte[] types,
       int[] fields,
-      int[] sizes,
       byte[] ops,
       long[] bit,
       long[] defaults,
@@ -113,7 +109,6 @@ final class LeafShape {
       long[] masks) {
     this.types = types;
     this.fields = fields;
-    this.sizes = sizes;
     this.ops = ops;
     int n = 0;
     for (byte op : ops) {
@@ -240,7 +235,6 @@ final class LeafShape {
     }
     byte[] types = new byte[n];
     int[] fields = new int[n];
-    int[] sizes = new int[n];
     byte[] ops = new byte[n];
     long[] bit = new long[n];
     long[] defaults = new long[n];
@@ -290,11 +284,9 @@ final class LeafShape {
       segment[k] = segmentLengths.size();
       valueOffset[k] = template.size() - segmentStart;
       if (type == Bson.STRING) {
-        sizes[k] = -1;
         segmentLengths.add(template.size() - segmentStart); // the string's length follows
         segmentStart = template.size();
       } else {
-        sizes[k] = after - value;
         template.write(b, value, after - value); // the value: does not count
         counts.write(new byte[after - value], 0, after - value);
       }
@@ -333,7 +325,6 @@ final class LeafShape {
     return new LeafShape(
         types,
         fields,
-        sizes,
         ops,
         bit,
         defaults,

@@ -16,11 +16,11 @@ import java.util.Map;
  * every vtable of the buffer.
  *
  * <p>A table's layout, and so its vtable, depends only on which fields are written and on where the
- * table starts modulo 8 (the padding in front of 8-byte values). That pair remembers the vtable
- * already written for it, so most tables cost their {@code put}s and one lookup. A vtable new to
- * its pair is looked up by its contents, as {@code endTable} would, and written only if no table
- * written here has an identical one. Tables that {@code endTable} builds (the root) keep their own
- * vtables; neither side shares the other's.
+ * table starts modulo 8 (the padding in front of 8-byte values). That pair remembers its layout
+ * (each field's padding and width) and the vtable already written for it, so most tables cost their
+ * {@code put}s and one lookup. A vtable new to its pair is looked up by its contents, as {@code
+ * endTable} would, and written only if no table written here has an identical one. Tables that
+ * {@code endTable} builds (the root) keep their own vtables; neither side shares the other's.
  *
  * <p>Types with more than 64 fields, or a struct aligned to more than 8, are not handled here
  * ({@link #handles}). One per encoder; forgets everything when the builder changes or restarts.
