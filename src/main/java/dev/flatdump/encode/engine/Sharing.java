@@ -283,14 +283,6 @@ public final class Sharing {
     /** Per slot, the key's hash in the high half and its entry + 1 in the low; 0 for empty. */
     private long[] slots = new long[1 << 11];
 
-    /**
-     * The slots found or kept last, by hash: a small table that stays in the cache, where the
-     * values that repeat are found without a walk through {@link #slots}.
-     */
-    private final long[] front = new long[FRONT];
-
-    private static final int FRONT = 1 << 10;
-
     private int lastHash;
     private int lastSlot;
     int lastSize;
@@ -320,18 +312,6 @@ public final class Sharing {
     private int find(byte[] b, int from, int to, boolean count) {
       int h = ContentKey.hash(b, from, to);
       int length = to - from;
-      long recent = front[h & (FRONT - 1)];
-      if (recent != 0 && (int) (recent >>> 32) == h) {
-        int e = 4 * ((int) recent - 1);
-        int start = entries[e];
-        if (entries[e + 1] == length && Arrays.equals(arena, start, start + length, b, from, to)) {
-          lastSize = entries[e + 3];
-          if (count) {
-            found(lastSize);
-          }
-          return entries[e + 2];
-        }
-      }
       int mask = slots.length - 1;
       int slot = mix(h) & mask;
       long s;
@@ -341,7 +321,6 @@ public final class Sharing {
           int start = entries[e];
           if (entries[e + 1] == length
               && Arrays.equals(arena, start, start + length, b, from, to)) {
-            front[h & (FRONT - 1)] = s;
             lastSize = entries[e + 3];
             if (count) {
               found(lastSize);
@@ -377,7 +356,6 @@ public final class Sharing {
       arenaLength += key.length;
       count++;
       slots[lastSlot] = (long) lastHash << 32 | count;
-      front[lastHash & (FRONT - 1)] = slots[lastSlot];
       if (count * 2 > slots.length) {
         rehash(slots.length * 2);
       }
@@ -400,7 +378,6 @@ public final class Sharing {
 
     void clear() {
       Arrays.fill(slots, 0);
-      Arrays.fill(front, 0);
       count = 0;
       arenaLength = 0;
     }
