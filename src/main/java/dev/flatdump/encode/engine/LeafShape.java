@@ -269,7 +269,7 @@ final class LeafShape {
         FieldPlan f = t.fields().get(fi);
         ops[k] = op(f, type);
         bit[k] = 1L << fi;
-        omittable[k] = f.kind().isScalar() && !f.optional();
+        omittable[k] = TableLayout.leftOutAtDefault(f);
         defaults[k] = defaultBits[fi];
         if (ops[k] == INT32 || ops[k] == INT64) {
           long[] range = range(f.kind());

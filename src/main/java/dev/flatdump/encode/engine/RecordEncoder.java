@@ -58,7 +58,7 @@ public final class RecordEncoder {
   /** Per leaf table type, sub-documents read by their layout, and walked since the last reset. */
   private final int[] shapeHits;
 
-  private final int[] shapeMisses;
+  private final int[] shapeWalks;
 
   private long shapeReads;
 
@@ -106,7 +106,7 @@ public final class RecordEncoder {
     this.leaf = new boolean[plan.tables().size()];
     this.shapes = new LeafShape[plan.tables().size() + 1][SHAPES];
     this.shapeHits = new int[plan.tables().size()];
-    this.shapeMisses = new int[plan.tables().size()];
+    this.shapeWalks = new int[plan.tables().size()];
     for (int i = 0; i < leaf.length; i++) {
       leaf[i] = shapes && LeafShape.isLeaf(plan.tables().get(i));
     }
@@ -207,10 +207,10 @@ public final class RecordEncoder {
    * cannot describe, learning stops; every {@code 2^16} walks it starts again.
    */
   private boolean learns(int index) {
-    int walks = ++shapeMisses[index];
+    int walks = ++shapeWalks[index];
     if (walks == 1 << 16) {
       shapeHits[index] = 0;
-      shapeMisses[index] = 0;
+      shapeWalks[index] = 0;
       return true;
     }
     return walks <= 64 || walks <= shapeHits[index];

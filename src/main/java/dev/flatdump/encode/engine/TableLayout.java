@@ -35,6 +35,14 @@ final class TableLayout {
     return fields.stream().mapToInt(FieldPlan::id).toArray();
   }
 
+  /**
+   * Whether a field present with its default is left out of its table, as the generated code's
+   * {@code addX(..., default)} does: a scalar, unless it is optional ({@code = null}).
+   */
+  static boolean leftOutAtDefault(FieldPlan f) {
+    return f.kind().isScalar() && !f.optional();
+  }
+
   /** Each field's default as raw bits, comparable with the bits {@link Scalars} gives. */
   static long[] defaultBits(TablePlan t) {
     long[] bits = new long[t.fields().size()];

@@ -50,8 +50,7 @@ final class TableWriter {
       writeRules[i] = new byte[fields.size()];
       for (int fi = 0; fi < fields.size(); fi++) {
         FieldPlan f = fields.get(fi);
-        writeRules[i][fi] =
-            (byte) (f.deprecated() ? 0 : f.kind().isScalar() && !f.optional() ? 2 : 1);
+        writeRules[i][fi] = (byte) (f.deprecated() ? 0 : TableLayout.leftOutAtDefault(f) ? 2 : 1);
       }
       for (FieldPlan f : tables.get(i).fields()) {
         keyBytes[i] += 1 + Math.max(Long.BYTES, plan.inlineSize(f, f.kind())); // see putBits
@@ -211,13 +210,9 @@ final class TableWriter {
 
   /** The fields written: present, and not a default left out; bit {@code fi} for field fi. */
   private long written(int index, Scratch s) {
-    byte[] rules = writeRules[index];
-    long[] def = defaults[index];
-    boolean[] present = s.present;
-    long[] bits = s.bits;
     long written = 0;
-    for (int fi = 0; fi < rules.length; fi++) {
-      if (present[fi] && rules[fi] != 0 && (rules[fi] == 1 || bits[fi] != def[fi])) {
+    for (int fi = 0; fi < writeRules[index].length; fi++) {
+      if (isWritten(index, fi, s)) {
         written |= 1L << fi;
       }
     }
