@@ -54,7 +54,11 @@ public final class SchemaFixtures {
 
   /** Encodes the documents as the records of one finished buffer. */
   public ByteBuffer encode(RecordEncoder encoder, List<byte[]> docs) {
-    FlatBufferBuilder builder = new FlatBufferBuilder(1024);
+    return encode(encoder, docs, new FlatBufferBuilder(1024));
+  }
+
+  /** {@link #encode(RecordEncoder, List)} into {@code builder}. */
+  public ByteBuffer encode(RecordEncoder encoder, List<byte[]> docs, FlatBufferBuilder builder) {
     int[] records = new int[docs.size()];
     for (int i = 0; i < docs.size(); i++) {
       byte[] d = docs.get(i);

@@ -1,10 +1,15 @@
 package dev.flatdump.encode.engine;
 
+import com.google.flatbuffers.BuilderSpace;
 import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.encode.plan.TablePlan;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,6 +26,10 @@ import java.util.Map;
  * {@code put}s and one lookup. A vtable new to its pair is looked up by its contents, as {@code
  * endTable} would, and written only if no table written here has an identical one. Tables that
  * {@code endTable} builds (the root) keep their own vtables; neither side shares the other's.
+ *
+ * <p>In a heap buffer, the table's bytes go straight into the builder's array once {@code prep}
+ * made room for them, each value at the place its put would have left it (through {@link
+ * BuilderSpace}, the one class that moves the builder's position); other buffers take the puts.
  *
  * <p>Types with more than 64 fields, or a struct aligned to more than 8, are not handled here
  * ({@link #handles}). One per encoder; forgets everything when the builder changes or restarts.
@@ -131,6 +140,10 @@ final class TablePuts {
     int start = builder.offset();
     Layout l = layout(index, written, start & 7);
     builder.prep(l.align, l.room);
+    ByteBuffer bb = BuilderSpace.buffer(builder);
+    if (bb.hasArray() && bb.arrayOffset() == 0 && bb.array().length == bb.capacity()) {
+      return writeInto(bb.array(), l, t, s, written, start);
+    }
     byte[] pads = l.pads;
     int[] fields = l.fields;
     byte[] widths = l.widths;
@@ -162,6 +175,60 @@ final class TablePuts {
     highWater = builder.offset();
     return table;
   }
+
+  /**
+   * {@link #write} straight into the builder's heap array {@code a}, where {@code prep} made room:
+   * the table's bytes zeroed (its paddings), then each value at its place, as the puts would have
+   * left them.
+   */
+  private int writeInto(byte[] a, Layout l, TablePlan t, Scratch s, long written, int start) {
+    int top = BuilderSpace.space(builder);
+    int low = top - l.size;
+    int i = top;
+    for (; i - 8 >= low; i -= 8) {
+      LONG_LE.set(a, i - 8, 0L);
+    }
+    while (i > low) {
+      a[--i] = 0;
+    }
+    int[] fields = l.fields;
+    byte[] widths = l.widths;
+    int[] ends = l.ends;
+    long[] bits = s.bits;
+    int tableEnd = a.length - low; // the builder's offset once the table's fields are in
+    for (int k = 0; k < fields.length; k++) {
+      int fi = fields[k];
+      int at = top - ends[k];
+      switch (widths[k]) {
+        case 1 -> a[at] = (byte) bits[fi];
+        case 2 -> SHORT_LE.set(a, at, (short) bits[fi]);
+        case 4 -> INT_LE.set(a, at, (int) bits[fi]);
+        case 8 -> LONG_LE.set(a, at, bits[fi]);
+        case OFFSET_WIDTH -> INT_LE.set(a, at, a.length - at - s.offsets[fi]);
+        default -> {
+          byte[] bytes = s.structs[fi];
+          System.arraycopy(bytes, 0, a, at, bytes.length);
+        }
+      }
+    }
+    int table = tableEnd + 4;
+    if (l.vtable == 0) {
+      BuilderSpace.space(builder, low);
+      highWater = table;
+      return firstOfLayout(l, t, written, start, table);
+    }
+    INT_LE.set(a, low - 4, l.vtable - table); // negative: the vtable was written earlier
+    BuilderSpace.space(builder, low - 4);
+    highWater = table;
+    return table;
+  }
+
+  private static final VarHandle SHORT_LE =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INT_LE =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /**
    * Ends the first table of a layout: the vtable of an earlier table with the same contents, or a
@@ -280,6 +347,10 @@ final class TablePuts {
     final int[] ends;
 
     final int tail;
+
+    /** The table's bytes, from its start to its offset to the vtable: fields and paddings. */
+    final int size;
+
     int vtable;
 
     Layout(int align, int room, byte[] pads, int[] fields, byte[] widths, int[] ends, int tail) {
@@ -290,6 +361,7 @@ final class TablePuts {
       this.widths = widths;
       this.ends = ends;
       this.tail = tail;
+      this.size = (ends.length == 0 ? 0 : ends[ends.length - 1]) + tail;
     }
   }
 

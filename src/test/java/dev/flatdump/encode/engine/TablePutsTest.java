@@ -3,8 +3,10 @@ package dev.flatdump.encode.engine;
 import static dev.flatdump.testing.SchemaFixtures.bson;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.testing.SchemaFixtures;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,6 +79,35 @@ class TablePutsTest {
 
         assertThat(puts).as("seed %d, %s", seed, kinds).isEqualTo(endTable);
       }
+    }
+  }
+
+  /** A buffer without an array (direct memory) takes the puts instead of array writes. */
+  @Test
+  void writeWhatEndTableWritesIntoADirectBuffer() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
+    FlatBufferBuilder.ByteBufferFactory direct =
+        new FlatBufferBuilder.ByteBufferFactory() {
+          @Override
+          public ByteBuffer newByteBuffer(int capacity) {
+            return ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN);
+          }
+        };
+    for (long seed = 1; seed <= 3; seed++) {
+      List<byte[]> docs = documents(seed, 400);
+      FlatBufferBuilder builder = new FlatBufferBuilder(1024, direct);
+      ByteBuffer puts =
+          fx.encode(
+              new RecordEncoder(fx.plan, new Sharing(fx.plan, Sharing.Kinds.ALL), false, true),
+              docs,
+              builder);
+      ByteBuffer endTable =
+          fx.encode(
+              new RecordEncoder(fx.plan, new Sharing(fx.plan, Sharing.Kinds.ALL), false, false),
+              docs);
+
+      assertThat(builder.dataBuffer().isDirect()).isTrue();
+      assertThat(puts).as("seed %d", seed).isEqualTo(endTable);
     }
   }
 }
