@@ -19,7 +19,7 @@ import org.bson.types.ObjectId;
 
 /**
  * Compares two builds of flatdump's export main thread (decode + encode of every document, as
- * {@code bench cpu}'s last row) in one JVM, runs alternating, so that the machine's slow and quiet
+ * {@code flatdump-bench cpu}'s last row) in one JVM, runs alternating, so that the machine's slow and quiet
  * stretches fall on both alike. Each build is loaded from its own classes directory in a class
  * loader of its own; the dependencies come from the class path. A throwaway tool for docs/benchmarks.md,
  * not part of the build:
@@ -76,7 +76,7 @@ public class AbCpu {
         ClassLoader.getSystemClassLoader());
   }
 
-  /** The documents, made with the first build's generator and codec, as {@code bench cpu} does. */
+  /** The documents, made with the first build's generator and codec, as {@code flatdump-bench cpu} does. */
   private static List<RawBsonDocument> documents(String classes, String profile, int count)
       throws Throwable {
     ClassLoader loader = loader(classes);

@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Runs the same export N times in one JVM (what {@code bench export}'s export row runs, {@code
+ * Runs the same export N times in one JVM (what {@code flatdump-bench export}'s export row runs, {@code
  * --compress none}) and prints, for each, where the CPU went: the main thread's user and kernel
  * time, the whole JVM, the JIT compiler threads and mongod. A throwaway tool for
  * docs/benchmarks.md, not part of the build:
@@ -31,14 +31,14 @@ import java.util.stream.Stream;
  * </pre>
  *
  * Each export goes to /tmp/export-loop, emptied before it. With {@code -Dgc=true} a full
- * collection runs before each export, as {@code bench export} does before every measured run. The last argument, mongod's pid, is
+ * collection runs before each export, as {@code flatdump-bench export} does before every measured run. The last argument, mongod's pid, is
  * optional (its CPU is read from /proc); so is everything but the URI.
  */
 public class ExportLoop {
 
   private static final Path OUT = Path.of("/tmp/export-loop");
 
-  /** {@code -Dgc=true}: a full collection before each export, as {@code bench export} runs. */
+  /** {@code -Dgc=true}: a full collection before each export, as {@code flatdump-bench export} runs. */
   private static final boolean GC_FIRST = Boolean.getBoolean("gc");
 
   public static void main(String[] args) throws Exception {

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import picocli.CommandLine.Parameters;
 
 /** The PATH argument of the commands that open an export directory or one .fb file. */
-final class ArtifactPath {
+public final class ArtifactPath {
 
   @Parameters(
       index = "0",
@@ -15,7 +15,7 @@ final class ArtifactPath {
   private Path path;
 
   /** The path given, or a usage error naming it if there is nothing there. */
-  Path existing() {
+  public Path existing() {
     if (!Files.exists(path)) {
       throw new IllegalArgumentException("no such file or directory: " + path);
     }

@@ -8,14 +8,14 @@ import java.util.regex.Pattern;
  * Parses sizes such as {@code 1048576}, {@code 64KiB}, {@code 512MiB}, {@code 1GiB} or {@code
  * 10MB}.
  */
-final class ByteSizes {
+public final class ByteSizes {
 
   private static final Pattern SIZE =
       Pattern.compile("(\\d+)\\s*([kmg]i?b?|b)?", Pattern.CASE_INSENSITIVE);
 
   private ByteSizes() {}
 
-  static long parse(String text) {
+  public static long parse(String text) {
     Matcher m = SIZE.matcher(text.trim());
     if (!m.matches()) {
       throw new IllegalArgumentException(

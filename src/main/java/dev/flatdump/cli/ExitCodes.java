@@ -25,7 +25,7 @@ final class ExitCodes {
     var err = cl.getErr();
     if (ex instanceof IllegalArgumentException) {
       err.println("flatdump: " + ConnectionStrings.mask(ex.getMessage()));
-      // The full path of a subcommand: "flatdump bench cpu", not "flatdump cpu".
+      // The full path of a subcommand: "flatdump-bench cpu", not "cpu".
       err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help'.");
       return Flatdump.EXIT_USAGE;
     }

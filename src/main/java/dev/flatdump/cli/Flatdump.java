@@ -20,7 +20,6 @@ import picocli.CommandLine.Command;
       VerifyCommand.class,
       CheckCommand.class,
       GenerateCommand.class,
-      BenchCommand.class,
       LoadCommand.class
     })
 public final class Flatdump {
@@ -37,14 +36,27 @@ public final class Flatdump {
 
   /** Runs one command line and returns its exit code; never calls {@link System#exit}. */
   public static int run(String... args) {
+    return run(new Flatdump(), args);
+  }
+
+  /**
+   * Runs one command line of {@code root} (flatdump, or another tool built on its commands, such as
+   * the benchmarks' {@code flatdump-bench}) with flatdump's option sources and exit codes.
+   */
+  public static int run(Object root, String... args) {
     CommandLine cl;
     try {
-      cl = commandLine(args);
+      cl = commandLine(root, args, System.getenv());
     } catch (IllegalArgumentException e) {
-      System.err.println("flatdump: " + e.getMessage());
+      System.err.println(nameOf(root) + ": " + e.getMessage());
       return EXIT_USAGE;
     }
     return cl.execute(args);
+  }
+
+  private static String nameOf(Object root) {
+    Command c = root.getClass().getAnnotation(Command.class);
+    return c == null ? "flatdump" : c.name();
   }
 
   /**
@@ -57,7 +69,16 @@ public final class Flatdump {
   }
 
   static CommandLine commandLine(String[] args, java.util.Map<String, String> env) {
-    CommandLine cl = new CommandLine(new Flatdump());
+    return commandLine(new Flatdump(), args, env);
+  }
+
+  /**
+   * The command line of {@code root} with flatdump's option sources and exit codes; {@code env} is
+   * the whole environment that options may come from.
+   */
+  public static CommandLine commandLine(
+      Object root, String[] args, java.util.Map<String, String> env) {
+    CommandLine cl = new CommandLine(root);
     cl.setDefaultValueProvider(OptionSources.of(args, env));
     cl.setExitCodeExceptionMapper(ExitCodes::forException);
     cl.setExecutionExceptionHandler(ExitCodes::handleExecutionException);
@@ -65,7 +86,8 @@ public final class Flatdump {
     return cl;
   }
 
-  static final class Version implements CommandLine.IVersionProvider {
+  /** The version from the jar's manifest, or "dev". */
+  public static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
       String v = Flatdump.class.getPackage().getImplementationVersion();

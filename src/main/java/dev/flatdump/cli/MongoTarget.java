@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Option;
 
 /** The {@code --uri --db --collection} options that name a collection, shared by the commands. */
-final class MongoTarget {
+public final class MongoTarget {
 
   @Option(
       names = "--uri",
@@ -62,13 +62,28 @@ final class MongoTarget {
     }
   }
 
+  /** The connection string given, or null. */
+  public String uri() {
+    return uri;
+  }
+
+  /** The database given, or null. */
+  public String db() {
+    return db;
+  }
+
+  /** The collection given, or null. */
+  public String collection() {
+    return collection;
+  }
+
   /** {@code db.collection}. */
-  String namespace() {
+  public String namespace() {
     return db + "." + collection;
   }
 
   /** A client with short timeouts; the caller closes it. */
-  MongoClient connect() {
+  public MongoClient connect() {
     return connect(uri);
   }
 

@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * The levels a user gets without asking: the export's compressed copies and {@code bench refs}
- * (which measures what the export writes) use the compressions' own defaults, gzip 6 and zstd 3,
- * and their help says so.
+ * The levels a user gets without asking: the export's compressed copies and {@code flatdump-bench
+ * refs} (which measures what the export writes) use the compressions' own defaults, gzip 6 and zstd
+ * 3, and their help says so.
  */
 class CompressionLevelDefaultsTest {
 
@@ -29,7 +29,9 @@ class CompressionLevelDefaultsTest {
 
   @Test
   void benchRefsCompressesAsTheExportDoes() {
-    CommandLine refs = FLATDUMP.getSubcommands().get("bench").getSubcommands().get("refs");
+    CommandLine bench =
+        Flatdump.commandLine(new dev.flatdump.bench.cli.FlatdumpBench(), new String[0], Map.of());
+    CommandLine refs = bench.getSubcommands().get("refs");
     assertThat(defaultOf(refs, "--zstd-level")).isEqualTo(zstdDefault());
   }
 

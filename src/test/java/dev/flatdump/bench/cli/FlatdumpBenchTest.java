@@ -1,18 +1,21 @@
-package dev.flatdump.cli;
+package dev.flatdump.bench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flatdump.cli.Flatdump;
+import dev.flatdump.testing.BenchRun;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The {@code bench} command line; the benchmarks themselves are tested in their package. */
-class BenchCommandTest {
+/**
+ * The {@code flatdump-bench} command line; the benchmarks themselves are tested in their package.
+ */
+class FlatdumpBenchTest {
 
   @Test
   void printsTheCodecTableOnStdout() {
-    CliRun run =
-        CliRun.of("bench", "codecs", "--profile", "article", "--orgs", "30", "--runs", "1");
+    BenchRun run = BenchRun.of("codecs", "--profile", "article", "--orgs", "30", "--runs", "1");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
@@ -24,7 +27,7 @@ class BenchCommandTest {
 
   @Test
   void printsTheCpuTableOnStdout() {
-    CliRun run = CliRun.of("bench", "cpu", "--profile", "realistic", "--orgs", "40", "--runs", "1");
+    BenchRun run = BenchRun.of("cpu", "--profile", "realistic", "--orgs", "40", "--runs", "1");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
@@ -36,9 +39,8 @@ class BenchCommandTest {
 
   @Test
   void measuresTheReferencesOfAFileThatBenchCodecsKept(@TempDir Path dir) {
-    CliRun codecs =
-        CliRun.of(
-            "bench",
+    BenchRun codecs =
+        BenchRun.of(
             "codecs",
             "--profile",
             "realistic",
@@ -52,7 +54,7 @@ class BenchCommandTest {
     // The last row is the export's writer with every de-dup on.
     Path file = dir.resolve("codec-8.fb");
 
-    CliRun run = CliRun.of("bench", "refs", file.toString(), "--zstd-level", "3");
+    BenchRun run = BenchRun.of("refs", file.toString(), "--zstd-level", "3");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
@@ -65,7 +67,7 @@ class BenchCommandTest {
 
   @Test
   void refsNamesAMissingFileAsBadUsage(@TempDir Path dir) {
-    CliRun run = CliRun.of("bench", "refs", dir.resolve("nope.fb").toString());
+    BenchRun run = BenchRun.of("refs", dir.resolve("nope.fb").toString());
 
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(Flatdump.EXIT_USAGE);
     assertThat(run.err()).contains("no such file or directory: " + dir.resolve("nope.fb"));
@@ -73,17 +75,17 @@ class BenchCommandTest {
 
   @Test
   void rejectsZeroOrgsAsBadUsage() {
-    CliRun run = CliRun.of("bench", "codecs", "--profile", "article", "--orgs", "0");
+    BenchRun run = BenchRun.of("codecs", "--profile", "article", "--orgs", "0");
 
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(Flatdump.EXIT_USAGE);
     assertThat(run.err())
         .contains("orgs must be >= 1, got 0")
-        .contains("Try 'flatdump bench codecs --help'.");
+        .contains("Try 'flatdump-bench codecs --help'.");
   }
 
   @Test
   void asksForABenchmarkWhenNoneIsNamed() {
-    CliRun run = CliRun.of("bench");
+    BenchRun run = BenchRun.of();
 
     assertThat(run.exitCode()).isEqualTo(Flatdump.EXIT_USAGE);
     assertThat(run.err()).contains("name a benchmark: codecs, cpu, export or refs");

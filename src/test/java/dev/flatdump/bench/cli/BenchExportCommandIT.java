@@ -1,8 +1,9 @@
-package dev.flatdump.cli;
+package dev.flatdump.bench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoDatabase;
+import dev.flatdump.testing.BenchRun;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import java.nio.file.Path;
@@ -17,13 +18,13 @@ class BenchExportCommandIT {
   void timesTheExportAgainstTheScansOfTheSameCollection(
       MongoServer server, MongoDatabase database) {
     String[] target = {"--uri", server.uri(), "--db", database.getName(), "--collection", "orgs"};
-    CliRun generated =
-        CliRun.of(
+    BenchRun generated =
+        BenchRun.flatdump(
             concat(new String[] {"generate", "--orgs", "300", "--profile", "realistic"}, target));
     assertThat(generated.exitCode()).as(generated.toString()).isZero();
 
-    CliRun run =
-        CliRun.of(concat(new String[] {"bench", "export", "--runs", "1", "--warmup", "2"}, target));
+    BenchRun run =
+        BenchRun.of(concat(new String[] {"export", "--runs", "1", "--warmup", "2"}, target));
 
     assertThat(run.exitCode()).as(run.toString()).isZero();
     assertThat(run.err()).contains("warm-up 1:").contains("warm-up 2:").doesNotContain("warm-up 3");
@@ -41,16 +42,15 @@ class BenchExportCommandIT {
   void timesTheExportWithItsCompressedCopiesWhenAsked(
       MongoServer server, MongoDatabase database, @TempDir Path out) {
     String[] target = {"--uri", server.uri(), "--db", database.getName(), "--collection", "orgs"};
-    CliRun generated =
-        CliRun.of(
+    BenchRun generated =
+        BenchRun.flatdump(
             concat(new String[] {"generate", "--orgs", "300", "--profile", "realistic"}, target));
     assertThat(generated.exitCode()).as(generated.toString()).isZero();
 
-    CliRun run =
-        CliRun.of(
+    BenchRun run =
+        BenchRun.of(
             concat(
                 new String[] {
-                  "bench",
                   "export",
                   "--runs",
                   "1",
@@ -68,16 +68,15 @@ class BenchExportCommandIT {
         .contains("median of 1 run after no warm-up run;")
         .contains("| flatdump export (ExportLauncher, --compress gzip,zstd) |");
     assertThat(out.resolve("export-warm-up-1")).doesNotExist();
-    Path export = ExportCommandIT.exported(out.resolve("export-run-1"));
+    Path export = dev.flatdump.artifact.OutputLayout.resolve(out.resolve("export-run-1"));
     assertThat(export.resolve("organizations.fb.gz")).isNotEmptyFile();
     assertThat(export.resolve("organizations.fb.zst")).isNotEmptyFile();
   }
 
   @Test
   void refusesAnUnknownCompressionBeforeScanning(MongoServer server, MongoDatabase database) {
-    CliRun run =
-        CliRun.of(
-            "bench",
+    BenchRun run =
+        BenchRun.of(
             "export",
             "--uri",
             server.uri(),

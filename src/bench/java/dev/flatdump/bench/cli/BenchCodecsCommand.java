@@ -1,7 +1,8 @@
-package dev.flatdump.cli;
+package dev.flatdump.bench.cli;
 
 import dev.flatdump.bench.CodecBenchmark;
 import dev.flatdump.bench.CodecReport;
+import dev.flatdump.cli.Flatdump;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flatdump bench codecs}: the articles' table (JSON, protobuf, FlatBuffers with and without
+ * {@code flatdump-bench codecs}: the articles' table (JSON, protobuf, FlatBuffers with and without
  * de-dup) from generated records, by {@link CodecBenchmark}. Exit 1 if two rows read back different
  * data.
  */

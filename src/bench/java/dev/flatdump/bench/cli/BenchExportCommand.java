@@ -1,8 +1,10 @@
-package dev.flatdump.cli;
+package dev.flatdump.bench.cli;
 
 import com.mongodb.client.MongoClient;
 import dev.flatdump.bench.ExportBenchmark;
 import dev.flatdump.bench.ExportReport;
+import dev.flatdump.cli.ByteSizes;
+import dev.flatdump.cli.MongoTarget;
 import dev.flatdump.job.ExportOptions;
 import dev.flatdump.source.ConnectionStrings;
 import java.io.IOException;
@@ -18,7 +20,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flatdump bench export}: the export end to end against a raw cursor scan, a driver {@code
+ * {@code flatdump-bench export}: the export end to end against a raw cursor scan, a driver {@code
  * Document} scan and flatdump's reader alone, by {@link ExportBenchmark}. Exit 1 if a row saw
  * another number of documents than the raw scan.
  */
@@ -90,22 +92,22 @@ public final class BenchExportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    if (mongo.uri == null || mongo.db == null || mongo.collection == null) {
+    if (mongo.uri() == null || mongo.db() == null || mongo.collection() == null) {
       throw new IllegalArgumentException("--uri, --db and --collection are required");
     }
     List<String> compressions = ExportOptions.parseCompressions(compress);
     PrintWriter err = spec.commandLine().getErr();
     Path dir = out != null ? out : Files.createTempDirectory("flatdump-bench-export");
     err.println(
-        "bench export: " + mongo.namespace() + " from " + ConnectionStrings.mask(mongo.uri));
+        "bench export: " + mongo.namespace() + " from " + ConnectionStrings.mask(mongo.uri()));
     try (MongoClient client = mongo.connect()) {
       ExportReport report =
           ExportBenchmark.run(
               client,
               new ExportBenchmark.Settings(
-                  ConnectionStrings.hosts(mongo.uri),
-                  mongo.db,
-                  mongo.collection,
+                  ConnectionStrings.hosts(mongo.uri()),
+                  mongo.db(),
+                  mongo.collection(),
                   runs,
                   warmups,
                   batchSize,

@@ -1,7 +1,8 @@
-package dev.flatdump.cli;
+package dev.flatdump.bench.cli;
 
 import dev.flatdump.artifact.ZstdCompression;
 import dev.flatdump.bench.ReferenceBenchmark;
+import dev.flatdump.cli.ArtifactPath;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flatdump bench refs}: what an artifact's position-dependent references cost once
+ * {@code flatdump-bench refs}: what an artifact's position-dependent references cost once
  * compressed, by {@link ReferenceBenchmark}.
  */
 @Command(

@@ -1,4 +1,4 @@
-package dev.flatdump.cli;
+package dev.flatdump.bench.cli;
 
 import dev.flatdump.sample.Profile;
 import picocli.CommandLine.Option;

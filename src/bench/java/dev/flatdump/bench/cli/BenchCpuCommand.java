@@ -1,4 +1,4 @@
-package dev.flatdump.cli;
+package dev.flatdump.bench.cli;
 
 import dev.flatdump.bench.CpuBenchmark;
 import dev.flatdump.bench.CpuReport;
@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flatdump bench cpu}: the export's CPU work per document without MongoDB, by {@link
+ * {@code flatdump-bench cpu}: the export's CPU work per document without MongoDB, by {@link
  * CpuBenchmark}. Exit 1 if two rows disagree on what they decoded or wrote.
  */
 @Command(
