@@ -59,6 +59,14 @@ final class LeafShape {
   final int[] strings;
 
   /**
+   * The elements read into a scalar field (neither {@link #SKIP} nor {@link #STRING}), in order.
+   */
+  final int[] scalars;
+
+  /** The fields written whatever their values: the strings, and scalars never left out. */
+  final long always;
+
+  /**
    * Per element, the bit its field takes in the table's written fields, and, for a scalar left out
    * when it holds its default (not optional), that default's bits; {@link #omittable} says which.
    */
@@ -115,11 +123,24 @@ final class LeafShape {
       n += op == STRING ? 1 : 0;
     }
     this.strings = new int[n];
-    for (int k = 0, j = 0; k < ops.length; k++) {
+    int m = 0;
+    for (byte op : ops) {
+      m += op != STRING && op != SKIP ? 1 : 0;
+    }
+    this.scalars = new int[m];
+    long always = 0;
+    for (int k = 0, j = 0, i = 0; k < ops.length; k++) {
       if (ops[k] == STRING) {
         strings[j++] = k;
+        always |= bit[k];
+      } else if (ops[k] != SKIP) {
+        scalars[i++] = k;
+        if (!omittable[k]) {
+          always |= bit[k];
+        }
       }
     }
+    this.always = always;
     this.bit = bit;
     this.defaults = defaults;
     this.omittable = omittable;

@@ -222,7 +222,6 @@ public final class RecordEncoder {
    * anything was written: then the general walk reads it (and words a reject).
    */
   private int leafTable(int index, LeafShape shape, byte[] b, int start, int end, int depth) {
-    int length = shape.length();
     if (segmentAt.length < shape.segments()) {
       segmentAt = new int[Math.max(shape.segments(), 2 * segmentAt.length)];
     }
@@ -236,19 +235,13 @@ public final class RecordEncoder {
     int[] offsets = s.offsets;
     byte[] ops = shape.ops;
     int[] at = shape.fields;
-    long written = 0;
-    for (int k = 0; k < length; k++) {
-      int fi = at[k];
+    long written = shape.always;
+    long[] defaults = shape.defaults;
+    boolean[] omittable = shape.omittable;
+    for (int k : shape.scalars) {
       int v = shape.valueAt(k, segments);
       long x;
       switch (ops[k]) {
-        case LeafShape.SKIP -> {
-          continue;
-        }
-        case LeafShape.STRING -> {
-          written |= shape.bit[k]; // read below, once nothing else can send the table back
-          continue;
-        }
         case LeafShape.BOOL -> {
           x = b[v];
           if ((x & ~1) != 0) {
@@ -269,7 +262,7 @@ public final class RecordEncoder {
         }
         case LeafShape.BITS64 -> x = Bson.int64(b, v);
         default -> {
-          FieldPlan f = t.fields().get(fi);
+          FieldPlan f = t.fields().get(at[k]);
           try {
             x = Scalars.convert(f.kind(), enumOf(f), shape.types[k], b, v, end - 1, path);
           } catch (RejectedRecord notThisWay) {
@@ -277,8 +270,8 @@ public final class RecordEncoder {
           }
         }
       }
-      bits[fi] = x;
-      if (!shape.omittable[k] || x != shape.defaults[k]) {
+      bits[at[k]] = x;
+      if (x != defaults[k] && omittable[k]) {
         written |= shape.bit[k];
       }
     }
@@ -286,6 +279,21 @@ public final class RecordEncoder {
     // written already (an equal one passed the check), or checked here; then counted, and the new
     // ones written in the order the general walk writes them, the document's.
     int[] strings = shape.strings;
+    if (strings.length == 1) { // nothing after the check can send it back: one pass
+      int k = strings[0];
+      int v = shape.valueAt(k, segments);
+      int to = v + 3 + Bson.int32(b, v);
+      int found = writer.peekString(b, v + 4, to);
+      if (found != 0) {
+        writer.stringUsed(writer.lastStringSize());
+      } else if (Utf8.valid(b, v + 4, to)) {
+        found = writer.string(b, v + 4, to);
+      } else {
+        return 0;
+      }
+      offsets[at[k]] = found;
+      return writer.table(index, t, s, written);
+    }
     for (int k : strings) {
       int v = shape.valueAt(k, segments);
       int to = v + 3 + Bson.int32(b, v);
