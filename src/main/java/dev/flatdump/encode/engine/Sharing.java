@@ -272,15 +272,21 @@ public final class Sharing {
    * nothing.
    */
   private static final class Index {
+    /**
+     * Per entry, one record: its key's length, its offset, its size (three ints), then the key's
+     * bytes. A lookup finds all it needs in one place, most often one cache line.
+     */
     private byte[] arena = new byte[1 << 14];
+
     private int arenaLength;
 
-    /** Per entry, four ints: its key's start in the arena, its length, its offset, its size. */
-    private int[] entries = new int[4 << 10];
+    private static final int RECORD = 12;
 
     private int count;
 
-    /** Per slot, the key's hash in the high half and its entry + 1 in the low; 0 for empty. */
+    /**
+     * Per slot, the key's hash in the high half and its record's start + 1 in the low; 0 for empty.
+     */
     private long[] slots = new long[1 << 11];
 
     private int lastHash;
@@ -317,15 +323,15 @@ public final class Sharing {
       long s;
       while ((s = slots[slot]) != 0) {
         if ((int) (s >>> 32) == h) {
-          int e = 4 * ((int) s - 1);
-          int start = entries[e];
-          if (entries[e + 1] == length
+          int r = (int) s - 1;
+          int start = r + RECORD;
+          if ((int) ContentKey.INT_LE.get(arena, r) == length
               && Arrays.equals(arena, start, start + length, b, from, to)) {
-            lastSize = entries[e + 3];
+            lastSize = (int) ContentKey.INT_LE.get(arena, r + 8);
             if (count) {
               found(lastSize);
             }
-            return entries[e + 2];
+            return (int) ContentKey.INT_LE.get(arena, r + 4);
           }
         }
         slot = (slot + 1) & mask;
@@ -341,21 +347,18 @@ public final class Sharing {
     /** Keeps the key just looked up and not found. */
     void keep(ContentKey key, int offset, int bytes) {
       unique++;
-      if (4 * (count + 1) > entries.length) {
-        entries = Arrays.copyOf(entries, entries.length * 2);
+      int need = RECORD + key.length;
+      if (arenaLength + need > arena.length) {
+        arena = Arrays.copyOf(arena, Math.max(arenaLength + need, arena.length * 2));
       }
-      if (arenaLength + key.length > arena.length) {
-        arena = Arrays.copyOf(arena, Math.max(arenaLength + key.length, arena.length * 2));
-      }
-      System.arraycopy(key.bytes, 0, arena, arenaLength, key.length);
-      int e = 4 * count;
-      entries[e] = arenaLength;
-      entries[e + 1] = key.length;
-      entries[e + 2] = offset;
-      entries[e + 3] = bytes;
-      arenaLength += key.length;
+      int r = arenaLength;
+      ContentKey.INT_LE.set(arena, r, key.length);
+      ContentKey.INT_LE.set(arena, r + 4, offset);
+      ContentKey.INT_LE.set(arena, r + 8, bytes);
+      System.arraycopy(key.bytes, 0, arena, r + RECORD, key.length);
+      arenaLength += need;
       count++;
-      slots[lastSlot] = (long) lastHash << 32 | count;
+      slots[lastSlot] = (long) lastHash << 32 | (r + 1);
       if (count * 2 > slots.length) {
         rehash(slots.length * 2);
       }
