@@ -67,6 +67,15 @@ final class LeafShape {
   final long always;
 
   /**
+   * The reader generated for this layout ({@link LeafReaders}), which checks it and reads its
+   * scalars; or null: {@link #match}, then a loop over the scalars.
+   */
+  LeafReader reader;
+
+  /** {@link #scalars} that convert ({@link #CONVERT}), which a {@link #reader} leaves out. */
+  final int[] converts;
+
+  /**
    * Per element, the bit its field takes in the table's written fields, and, for a scalar left out
    * when it holds its default (not optional), that default's bits; {@link #omittable} says which.
    */
@@ -141,6 +150,16 @@ final class LeafShape {
       }
     }
     this.always = always;
+    int c = 0;
+    for (byte op : ops) {
+      c += op == CONVERT ? 1 : 0;
+    }
+    this.converts = new int[c];
+    for (int k = 0, j = 0; k < ops.length; k++) {
+      if (ops[k] == CONVERT) {
+        converts[j++] = k;
+      }
+    }
     this.bit = bit;
     this.defaults = defaults;
     this.omittable = omittable;
@@ -223,6 +242,40 @@ final class LeafShape {
       v |= (b[i] & 0xffL) << (8 * (i - q));
     }
     return v;
+  }
+
+  /**
+   * Segment g's length, up to the string's value that follows it (or the closing NUL, included).
+   */
+  int segmentLength(int g) {
+    return segmentLength[g];
+  }
+
+  /** Segment g's words: from this index of {@link #word} and {@link #mask}, up to g + 1's. */
+  int wordStart(int g) {
+    return wordStart[g];
+  }
+
+  /**
+   * A segment's word: its bytes as a little-endian long, but for those {@link #mask} leaves out.
+   */
+  long word(int w) {
+    return words[w];
+  }
+
+  /** The bytes of word w that the layout fixes. */
+  long mask(int w) {
+    return masks[w];
+  }
+
+  /** The segment element {@code k}'s value is in. */
+  int segmentOf(int k) {
+    return segment[k];
+  }
+
+  /** Where element {@code k}'s value starts from its segment's start. */
+  int offsetOf(int k) {
+    return valueOffset[k];
   }
 
   /** Where element {@code k}'s value starts (a string's at its length), after {@link #match}. */

@@ -64,6 +64,18 @@ public final class RecordEncoder {
 
   private long shapeLearns;
 
+  /** Whether learned layouts get a generated reader ({@link LeafReaders}). */
+  private final boolean readers;
+
+  private int readersMade;
+  private long readerReads;
+
+  /**
+   * The readers one encoder generates at most: past them, layouts are read by the loop. Learning
+   * stops where layouts keep changing, so real collections stay far below.
+   */
+  private static final int MAX_READERS = 1024;
+
   /** Where {@link #leafTable} finds each segment of its shape. */
   private int[] segmentAt = new int[4];
 
@@ -97,6 +109,21 @@ public final class RecordEncoder {
    */
   RecordEncoder(
       SchemaPlan plan, Sharing sharing, boolean strict, boolean tablePuts, boolean shapes) {
+    this(plan, sharing, strict, tablePuts, shapes, true);
+  }
+
+  /**
+   * @param readers whether a layout is checked and its scalars read by a reader generated for it
+   *     ({@link LeafReaders}); off only to test that it reads what the loop over the layout reads
+   */
+  RecordEncoder(
+      SchemaPlan plan,
+      Sharing sharing,
+      boolean strict,
+      boolean tablePuts,
+      boolean shapes,
+      boolean readers) {
+    this.readers = readers;
     this.plan = plan;
     this.writer = new TableWriter(plan, sharing, tablePuts);
     this.sharing = sharing;
@@ -150,6 +177,11 @@ public final class RecordEncoder {
     return shapeLearns;
   }
 
+  /** Sub-documents whose scalars a generated reader read (tests). */
+  long readerReads() {
+    return readerReads;
+  }
+
   /** Unknown BSON fields seen so far, by path, with how many documents had each. */
   public Map<String, Long> unknownFields() {
     return Collections.unmodifiableMap(unknown);
@@ -192,6 +224,10 @@ public final class RecordEncoder {
     if (unknownSeen == unknownBefore && learns(index)) {
       shapeLearns++;
       LeafShape learned = LeafShape.learn(plan.tables().get(index), b, start, end, depth == 0);
+      if (learned != null && readers && readersMade < MAX_READERS) {
+        learned.reader = LeafReaders.of(learned);
+        readersMade++;
+      }
       if (learned != null) {
         System.arraycopy(known, 0, known, 1, known.length - 1);
         known[0] = learned;
@@ -226,19 +262,31 @@ public final class RecordEncoder {
       segmentAt = new int[Math.max(shape.segments(), 2 * segmentAt.length)];
     }
     int[] segments = segmentAt;
-    if (!shape.match(b, start, end, segments)) {
-      return 0;
-    }
     Scratch s = scratch(depth);
-    TablePlan t = plan.tables().get(index);
     long[] bits = s.bits;
+    long written;
+    int[] scalars;
+    if (shape.reader != null) {
+      written = shape.reader.read(b, start, end, segments, bits);
+      if (written == LeafReader.NO) {
+        return 0;
+      }
+      readerReads++;
+      scalars = shape.converts; // the values left to read: those that convert
+    } else {
+      if (!shape.match(b, start, end, segments)) {
+        return 0;
+      }
+      written = shape.always;
+      scalars = shape.scalars;
+    }
+    TablePlan t = plan.tables().get(index);
     int[] offsets = s.offsets;
     byte[] ops = shape.ops;
     int[] at = shape.fields;
-    long written = shape.always;
     long[] defaults = shape.defaults;
     boolean[] omittable = shape.omittable;
-    for (int k : shape.scalars) {
+    for (int k : scalars) {
       int v = shape.valueAt(k, segments);
       long x;
       switch (ops[k]) {
@@ -287,7 +335,7 @@ public final class RecordEncoder {
       if (found != 0) {
         writer.stringUsed(writer.lastStringSize());
       } else if (Utf8.valid(b, v + 4, to)) {
-        found = writer.string(b, v + 4, to);
+        found = writer.newString(b, v + 4, to);
       } else {
         return 0;
       }

@@ -227,6 +227,16 @@ public final class Sharing {
     strings.keep(key, offset, bytes);
   }
 
+  /**
+   * Keeps the string of the bytes {@code b[from, to)}, written at {@code offset}, that the last
+   * {@link #peekString} did not find, with no string kept since: where that lookup stopped, without
+   * looking it up again.
+   */
+  void keepPeekedString(byte[] b, int from, int to, int offset, int bytes) {
+    strings.total++;
+    strings.keep(b, from, to, offset, bytes);
+  }
+
   int findVector() {
     return vectors.find(key);
   }
@@ -346,16 +356,25 @@ public final class Sharing {
 
     /** Keeps the key just looked up and not found. */
     void keep(ContentKey key, int offset, int bytes) {
+      keep(key.bytes, 0, key.length, offset, bytes);
+    }
+
+    /** Keeps {@code b[from, to)}, the content just looked up and not found. */
+    void keep(byte[] b, int from, int to, int offset, int bytes) {
+      if (slots[lastSlot] != 0) {
+        throw new IllegalStateException("kept where the last lookup did not leave a free slot");
+      }
       unique++;
-      int need = RECORD + key.length;
+      int length = to - from;
+      int need = RECORD + length;
       if (arenaLength + need > arena.length) {
         arena = Arrays.copyOf(arena, Math.max(arenaLength + need, arena.length * 2));
       }
       int r = arenaLength;
-      ContentKey.INT_LE.set(arena, r, key.length);
+      ContentKey.INT_LE.set(arena, r, length);
       ContentKey.INT_LE.set(arena, r + 4, offset);
       ContentKey.INT_LE.set(arena, r + 8, bytes);
-      System.arraycopy(key.bytes, 0, arena, r + RECORD, key.length);
+      System.arraycopy(b, from, arena, r + RECORD, length);
       arenaLength += need;
       count++;
       slots[lastSlot] = (long) lastHash << 32 | (r + 1);

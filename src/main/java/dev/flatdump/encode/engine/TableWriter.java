@@ -85,6 +85,19 @@ final class TableWriter {
     return offset;
   }
 
+  /**
+   * A string of {@code b[from, to)} that {@link #peekString} just did not find, with no string
+   * written since: written and kept without looking it up again.
+   */
+  int newString(byte[] b, int from, int to) {
+    int before = builder.offset();
+    int offset = builder.createString(ByteBuffer.wrap(b, from, to - from));
+    if (sharing.strings()) {
+      sharing.keepPeekedString(b, from, to, offset, offset - before);
+    }
+    return offset;
+  }
+
   /** A {@code [ubyte]} of {@code b[from, to)}: an equal one already written, or a new one. */
   int bytes(byte[] b, int from, int to) {
     if (sharing.vectors()) {

@@ -108,6 +108,77 @@ class LeafShapeTest {
     }
   }
 
+  /**
+   * A leaf with one string, which is looked up, checked and written in one pass: ids that repeat
+   * and ids that do not, some not UTF-8, among documents of several leaves, so that new strings
+   * follow strings found.
+   */
+  @Test
+  void aLeafWithOneStringGivesWhatTheWalkGives() throws Exception {
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir,
+            """
+            table One { id: string; q: byte; d: double; }
+            table Rec { ones: [One]; }
+            table Root { recs: [Rec]; }
+            root_type Root;
+            """);
+    for (long seed = 1; seed <= 4; seed++) {
+      Random random = new Random(seed);
+      List<byte[]> docs = new ArrayList<>();
+      for (int i = 0; i < 400; i++) {
+        BsonArray ones = new BsonArray();
+        for (int j = random.nextInt(5); j >= 0; j--) {
+          String id = random.nextBoolean() ? "id-" + random.nextInt(30) : "u-" + i + "-" + j;
+          ones.add(
+              new BsonDocument("id", new BsonString(id))
+                  .append("q", new BsonInt32(random.nextInt(300) - 150))
+                  .append("d", new BsonDouble(random.nextInt(3))));
+        }
+        byte[] doc =
+            SchemaFixtures.bson(new BsonDocument("_id", new BsonInt32(i)).append("ones", ones));
+        docs.add(mutated(doc, random));
+      }
+      compare(fx, docs, seed);
+    }
+  }
+
+  /**
+   * Every byte of a document whose leaves are in a learned layout, changed in turn to 0, 0xFF, one
+   * more and one less: sizes, type bytes, names, string lengths and their NULs, values. Each
+   * changed document follows the unchanged one, so that the layouts stay learned.
+   */
+  @Test
+  void everyByteChangedGivesWhatTheWalkGives() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, NESTED);
+    Random random = new Random(11);
+    BsonDocument rec = new BsonDocument("_id", new BsonInt32(1));
+    rec.append("title", new BsonString("r"));
+    rec.append("one", usual(random));
+    rec.append("many", new BsonArray(List.of(usual(random), usual(random), usual(random))));
+    byte[] base = SchemaFixtures.bson(rec);
+    List<byte[]> docs = new ArrayList<>();
+    for (int at = 4; at < base.length - 1; at++) {
+      for (int to : new int[] {0, 0xFF, base[at] + 1, base[at] - 1}) {
+        byte[] changed = base.clone();
+        changed[at] = (byte) to;
+        docs.add(base);
+        docs.add(changed);
+      }
+    }
+    compare(fx, docs, 11);
+  }
+
+  /** A leaf in the usual layout, always. */
+  private static BsonDocument usual(Random random) {
+    BsonDocument leaf;
+    do {
+      leaf = leaf(random);
+    } while (leaf.size() != 13 || !leaf.get("id").isString() || !leaf.get("s").isInt32());
+    return leaf;
+  }
+
   @Test
   void aLayoutThatCannotBeDescribedIsNotLearnedOverAndOver() throws Exception {
     // a decimal128 into a string converts: the walk's work, so no layout describes these leaves
@@ -159,12 +230,20 @@ class LeafShapeTest {
     assertThat(encoder.shapeLearns()).isLessThan(docs.size() / 10);
   }
 
-  /** Encodes every document with layouts and without; both must agree on each, and in the end. */
+  /**
+   * Encodes every document with layouts and without; both must agree on each, and in the end. With
+   * layouts, the scalars are read by generated readers, then by the loop over the layout.
+   */
   private static void compare(SchemaFixtures fx, List<byte[]> docs, long seed) {
+    compare(fx, docs, seed, true);
+    compare(fx, docs, seed, false);
+  }
+
+  private static void compare(SchemaFixtures fx, List<byte[]> docs, long seed, boolean readers) {
     for (Sharing.Kinds kinds : List.of(Sharing.Kinds.ALL, Sharing.Kinds.NONE)) {
       Sharing sharedA = new Sharing(fx.plan, kinds);
       Sharing sharedB = new Sharing(fx.plan, kinds);
-      RecordEncoder shapes = new RecordEncoder(fx.plan, sharedA, false, true, true);
+      RecordEncoder shapes = new RecordEncoder(fx.plan, sharedA, false, true, true, readers);
       RecordEncoder walk = new RecordEncoder(fx.plan, sharedB, false, true, false);
       FlatBufferBuilder a = new FlatBufferBuilder(1024);
       FlatBufferBuilder b = new FlatBufferBuilder(1024);
@@ -175,7 +254,9 @@ class LeafShapeTest {
         byte[] d = docs.get(i);
         String outcomeA = outcome(shapes, a, d, recordsA);
         String outcomeB = outcome(walk, b, d, recordsB);
-        assertThat(outcomeA).as("seed %d, %s, document %d", seed, kinds, i).isEqualTo(outcomeB);
+        assertThat(outcomeA)
+            .as("seed %d, %s, readers %s, document %d", seed, kinds, readers, i)
+            .isEqualTo(outcomeB);
         rejects += outcomeA.startsWith("rejected") ? 1 : 0;
       }
       assertThat(finish(fx, a, recordsA))
@@ -187,6 +268,13 @@ class LeafShapeTest {
       assertThat(shapes.shapeReads())
           .as("tables read by their layout")
           .isGreaterThan(docs.size() / 2);
+      if (readers) {
+        assertThat(shapes.readerReads())
+            .as("tables whose scalars a generated reader read")
+            .isGreaterThan(docs.size() / 2);
+      } else {
+        assertThat(shapes.readerReads()).isZero();
+      }
       assertThat(rejects).as("documents rejected").isBetween(docs.size() / 50, docs.size() / 2);
     }
   }

@@ -1,0 +1,267 @@
+package dev.flatdump.encode.engine;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+/**
+ * Generates a {@link LeafReader} for one {@link LeafShape}: straight-line bytecode that checks the
+ * layout word by word, then reads each scalar from its place, checks it and stores it, with the
+ * layout's words, masks, places, ranges, field indexes and defaults as constants. It does what
+ * {@link LeafShape#match} and {@link RecordEncoder}'s loop over the shape do, without the loops,
+ * the switch per element and the loads of the shape's arrays; that loop stays for the elements that
+ * convert ({@link LeafShape#CONVERT}), and {@link LeafShape#match} for a sub-document so near the
+ * end of its buffer that a word would reach past it.
+ *
+ * <p>Each reader is a hidden class of this package, unloaded with the last shape that uses it.
+ */
+final class LeafReaders {
+
+  private static final String BSON = "dev/flatdump/encode/engine/Bson";
+  private static final String READER = "dev/flatdump/encode/engine/LeafReader";
+  private static final String SHAPE = "dev/flatdump/encode/engine/LeafShape";
+  private static final String GENERATED = "dev/flatdump/encode/engine/GeneratedLeafReader";
+
+  // read's locals
+  private static final int B = 1;
+  private static final int START = 2;
+  private static final int END = 3;
+  private static final int SEGMENT_AT = 4;
+  private static final int BITS = 5;
+  private static final int WRITTEN = 6; // a long: 6 and 7
+  private static final int VALUE = 8; // a long: 8 and 9
+  private static final int P = 10;
+  private static final int LENGTH = 11;
+
+  private LeafReaders() {}
+
+  /**
+   * A reader of {@code shape}'s scalars that do not convert, or null where it would not be sure to
+   * tell its answer from {@link LeafReader#NO}: a type whose 64th field is written.
+   */
+  static LeafReader of(LeafShape shape) {
+    for (int k = 0; k < shape.ops.length; k++) {
+      if (shape.bit[k] == Long.MIN_VALUE) {
+        return null;
+      }
+    }
+    byte[] bytes = generate(shape);
+    try {
+      MethodHandles.Lookup lookup =
+          MethodHandles.lookup()
+              .defineHiddenClass(bytes, true, MethodHandles.Lookup.ClassOption.NESTMATE);
+      return (LeafReader)
+          lookup
+              .findConstructor(
+                  lookup.lookupClass(), MethodType.methodType(void.class, LeafShape.class))
+              .invoke(shape);
+    } catch (Throwable e) {
+      throw new IllegalStateException("could not define a leaf reader", e);
+    }
+  }
+
+  /** The class file of the reader. */
+  static byte[] generate(LeafShape shape) {
+    ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS);
+    cw.visit(
+        Opcodes.V17,
+        Opcodes.ACC_FINAL | Opcodes.ACC_SUPER,
+        GENERATED,
+        null,
+        "java/lang/Object",
+        new String[] {READER});
+    cw.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL, "shape", "L" + SHAPE + ";", null, null)
+        .visitEnd();
+    MethodVisitor init = cw.visitMethod(0, "<init>", "(L" + SHAPE + ";)V", null, null);
+    init.visitCode();
+    init.visitVarInsn(Opcodes.ALOAD, 0);
+    init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+    init.visitVarInsn(Opcodes.ALOAD, 0);
+    init.visitVarInsn(Opcodes.ALOAD, 1);
+    init.visitFieldInsn(Opcodes.PUTFIELD, GENERATED, "shape", "L" + SHAPE + ";");
+    init.visitInsn(Opcodes.RETURN);
+    init.visitMaxs(0, 0);
+    init.visitEnd();
+
+    // long read(byte[] b, int start, int end, int[] segmentAt, long[] bits)
+    MethodVisitor m = cw.visitMethod(Opcodes.ACC_PUBLIC, "read", "([BII[I[J)J", null, null);
+    m.visitCode();
+    Label no = new Label();
+    Label values = new Label();
+    Label inline = new Label();
+    // Near the end of b, a word could reach past it: the shape's own loop checks those.
+    m.visitVarInsn(Opcodes.ILOAD, END);
+    m.visitLdcInsn(7);
+    m.visitInsn(Opcodes.IADD);
+    m.visitVarInsn(Opcodes.ALOAD, B);
+    m.visitInsn(Opcodes.ARRAYLENGTH);
+    m.visitJumpInsn(Opcodes.IF_ICMPLE, inline);
+    m.visitVarInsn(Opcodes.ALOAD, 0);
+    m.visitFieldInsn(Opcodes.GETFIELD, GENERATED, "shape", "L" + SHAPE + ";");
+    m.visitVarInsn(Opcodes.ALOAD, B);
+    m.visitVarInsn(Opcodes.ILOAD, START);
+    m.visitVarInsn(Opcodes.ILOAD, END);
+    m.visitVarInsn(Opcodes.ALOAD, SEGMENT_AT);
+    m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, SHAPE, "match", "([BII[I)Z", false);
+    m.visitJumpInsn(Opcodes.IFEQ, no);
+    m.visitJumpInsn(Opcodes.GOTO, values);
+    m.visitLabel(inline);
+    match(m, shape, no);
+    m.visitLabel(values);
+    m.visitLdcInsn(shape.always);
+    m.visitVarInsn(Opcodes.LSTORE, WRITTEN);
+    for (int k : shape.scalars) {
+      byte op = shape.ops[k];
+      if (op == LeafShape.CONVERT) {
+        continue; // RecordEncoder's loop converts it
+      }
+      // where the value is: segmentAt[segment] + offset
+      m.visitVarInsn(Opcodes.ALOAD, B);
+      m.visitVarInsn(Opcodes.ALOAD, SEGMENT_AT);
+      m.visitLdcInsn(shape.segmentOf(k));
+      m.visitInsn(Opcodes.IALOAD);
+      m.visitLdcInsn(shape.offsetOf(k));
+      m.visitInsn(Opcodes.IADD);
+      switch (op) {
+        case LeafShape.BOOL -> {
+          m.visitInsn(Opcodes.BALOAD);
+          m.visitInsn(Opcodes.I2L);
+        }
+        case LeafShape.INT32 -> {
+          m.visitMethodInsn(Opcodes.INVOKESTATIC, BSON, "int32", "([BI)I", false);
+          m.visitInsn(Opcodes.I2L);
+        }
+        case LeafShape.INT64, LeafShape.BITS64 ->
+            m.visitMethodInsn(Opcodes.INVOKESTATIC, BSON, "int64", "([BI)J", false);
+        default -> throw new IllegalArgumentException("op " + op);
+      }
+      m.visitVarInsn(Opcodes.LSTORE, VALUE);
+      if (op == LeafShape.BOOL) { // 0 or 1 only
+        m.visitVarInsn(Opcodes.LLOAD, VALUE);
+        m.visitLdcInsn(~1L);
+        m.visitInsn(Opcodes.LAND);
+        m.visitInsn(Opcodes.LCONST_0);
+        m.visitInsn(Opcodes.LCMP);
+        m.visitJumpInsn(Opcodes.IFNE, no);
+      } else if (op == LeafShape.INT32 || op == LeafShape.INT64) {
+        m.visitVarInsn(Opcodes.LLOAD, VALUE);
+        m.visitLdcInsn(shape.min[k]);
+        m.visitInsn(Opcodes.LCMP);
+        m.visitJumpInsn(Opcodes.IFLT, no);
+        m.visitVarInsn(Opcodes.LLOAD, VALUE);
+        m.visitLdcInsn(shape.max[k]);
+        m.visitInsn(Opcodes.LCMP);
+        m.visitJumpInsn(Opcodes.IFGT, no);
+      }
+      // bits[field] = value
+      m.visitVarInsn(Opcodes.ALOAD, BITS);
+      m.visitLdcInsn(shape.fields[k]);
+      m.visitVarInsn(Opcodes.LLOAD, VALUE);
+      m.visitInsn(Opcodes.LASTORE);
+      if (shape.omittable[k]) { // written unless at its default
+        Label same = new Label();
+        m.visitVarInsn(Opcodes.LLOAD, VALUE);
+        m.visitLdcInsn(shape.defaults[k]);
+        m.visitInsn(Opcodes.LCMP);
+        m.visitJumpInsn(Opcodes.IFEQ, same);
+        m.visitVarInsn(Opcodes.LLOAD, WRITTEN);
+        m.visitLdcInsn(shape.bit[k]);
+        m.visitInsn(Opcodes.LOR);
+        m.visitVarInsn(Opcodes.LSTORE, WRITTEN);
+        m.visitLabel(same);
+      }
+    }
+    m.visitVarInsn(Opcodes.LLOAD, WRITTEN);
+    m.visitInsn(Opcodes.LRETURN);
+    m.visitLabel(no);
+    m.visitLdcInsn(LeafReader.NO);
+    m.visitInsn(Opcodes.LRETURN);
+    m.visitMaxs(0, 0);
+    m.visitEnd();
+    cw.visitEnd();
+    return cw.toByteArray();
+  }
+
+  /**
+   * {@link LeafShape#match} for {@code shape}, unrolled, where every word it reads lies within b
+   * ({@code end + 7 <= b.length}): each segment is first checked to fit before its end, then its
+   * words compared with the layout's, then the string that follows it checked. Jumps to {@code no}
+   * where the sub-document is not in the layout; falls through with {@code segmentAt} filled.
+   */
+  private static void match(MethodVisitor m, LeafShape shape, Label no) {
+    // p = start + 4
+    m.visitVarInsn(Opcodes.ILOAD, START);
+    m.visitInsn(Opcodes.ICONST_4);
+    m.visitInsn(Opcodes.IADD);
+    m.visitVarInsn(Opcodes.ISTORE, P);
+    int segments = shape.segments();
+    for (int g = 0; g < segments; g++) {
+      boolean last = g == segments - 1;
+      int length = shape.segmentLength(g);
+      // the segment, and for all but the last the 4 bytes of a string's length and its NUL, must
+      // fit: p + length == end for the last, p + length + 4 <= end - 1 for the others
+      m.visitVarInsn(Opcodes.ILOAD, P);
+      m.visitLdcInsn(last ? length : length + 5);
+      m.visitInsn(Opcodes.IADD);
+      m.visitVarInsn(Opcodes.ILOAD, END);
+      m.visitJumpInsn(last ? Opcodes.IF_ICMPNE : Opcodes.IF_ICMPGT, no);
+      // each word, its fixed bytes
+      for (int w = shape.wordStart(g), q = 0; w < shape.wordStart(g + 1); w++, q += 8) {
+        m.visitVarInsn(Opcodes.ALOAD, B);
+        m.visitVarInsn(Opcodes.ILOAD, P);
+        if (q != 0) {
+          m.visitLdcInsn(q);
+          m.visitInsn(Opcodes.IADD);
+        }
+        m.visitMethodInsn(Opcodes.INVOKESTATIC, BSON, "int64", "([BI)J", false);
+        if (shape.mask(w) != -1L) {
+          m.visitLdcInsn(shape.mask(w));
+          m.visitInsn(Opcodes.LAND);
+        }
+        m.visitLdcInsn(shape.word(w));
+        m.visitInsn(Opcodes.LCMP);
+        m.visitJumpInsn(Opcodes.IFNE, no);
+      }
+      // segmentAt[g] = p; p += length
+      m.visitVarInsn(Opcodes.ALOAD, SEGMENT_AT);
+      m.visitLdcInsn(g);
+      m.visitVarInsn(Opcodes.ILOAD, P);
+      m.visitInsn(Opcodes.IASTORE);
+      m.visitIincInsn(P, length);
+      if (!last) {
+        // a string's value: bytes = int32(b, p), 1 <= bytes <= end - 1 - p - 4, b[p + 3 + bytes]
+        // == 0; then p += 4 + bytes
+        m.visitVarInsn(Opcodes.ALOAD, B);
+        m.visitVarInsn(Opcodes.ILOAD, P);
+        m.visitMethodInsn(Opcodes.INVOKESTATIC, BSON, "int32", "([BI)I", false);
+        m.visitInsn(Opcodes.DUP);
+        m.visitVarInsn(Opcodes.ISTORE, LENGTH);
+        m.visitJumpInsn(Opcodes.IFLE, no);
+        m.visitVarInsn(Opcodes.ILOAD, LENGTH);
+        m.visitVarInsn(Opcodes.ILOAD, END);
+        m.visitVarInsn(Opcodes.ILOAD, P);
+        m.visitInsn(Opcodes.ISUB);
+        m.visitLdcInsn(5);
+        m.visitInsn(Opcodes.ISUB);
+        m.visitJumpInsn(Opcodes.IF_ICMPGT, no);
+        m.visitVarInsn(Opcodes.ALOAD, B);
+        m.visitVarInsn(Opcodes.ILOAD, P);
+        m.visitInsn(Opcodes.ICONST_3);
+        m.visitInsn(Opcodes.IADD);
+        m.visitVarInsn(Opcodes.ILOAD, LENGTH);
+        m.visitInsn(Opcodes.IADD);
+        m.visitInsn(Opcodes.BALOAD);
+        m.visitJumpInsn(Opcodes.IFNE, no);
+        m.visitVarInsn(Opcodes.ILOAD, P);
+        m.visitInsn(Opcodes.ICONST_4);
+        m.visitInsn(Opcodes.IADD);
+        m.visitVarInsn(Opcodes.ILOAD, LENGTH);
+        m.visitInsn(Opcodes.IADD);
+        m.visitVarInsn(Opcodes.ISTORE, P);
+      }
+    }
+  }
+}
