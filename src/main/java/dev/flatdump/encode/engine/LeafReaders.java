@@ -147,14 +147,8 @@ final class LeafReaders {
         m.visitInsn(Opcodes.LCMP);
         m.visitJumpInsn(Opcodes.IFNE, no);
       } else if (op == LeafShape.INT32 || op == LeafShape.INT64) {
-        m.visitVarInsn(Opcodes.LLOAD, VALUE);
-        m.visitLdcInsn(shape.min[k]);
-        m.visitInsn(Opcodes.LCMP);
-        m.visitJumpInsn(Opcodes.IFLT, no);
-        m.visitVarInsn(Opcodes.LLOAD, VALUE);
-        m.visitLdcInsn(shape.max[k]);
-        m.visitInsn(Opcodes.LCMP);
-        m.visitJumpInsn(Opcodes.IFGT, no);
+        compareValue(m, shape.min[k], Opcodes.IFLT, no);
+        compareValue(m, shape.max[k], Opcodes.IFGT, no);
       }
       // bits[field] = value
       m.visitVarInsn(Opcodes.ALOAD, BITS);
@@ -163,10 +157,7 @@ final class LeafReaders {
       m.visitInsn(Opcodes.LASTORE);
       if (shape.omittable[k]) { // written unless at its default
         Label same = new Label();
-        m.visitVarInsn(Opcodes.LLOAD, VALUE);
-        m.visitLdcInsn(shape.defaults[k]);
-        m.visitInsn(Opcodes.LCMP);
-        m.visitJumpInsn(Opcodes.IFEQ, same);
+        compareValue(m, shape.defaults[k], Opcodes.IFEQ, same);
         m.visitVarInsn(Opcodes.LLOAD, WRITTEN);
         m.visitLdcInsn(shape.bit[k]);
         m.visitInsn(Opcodes.LOR);
@@ -183,6 +174,16 @@ final class LeafReaders {
     m.visitEnd();
     cw.visitEnd();
     return cw.toByteArray();
+  }
+
+  /**
+   * Compares the value read with {@code constant}, and jumps to {@code to} as {@code jump} says.
+   */
+  private static void compareValue(MethodVisitor m, long constant, int jump, Label to) {
+    m.visitVarInsn(Opcodes.LLOAD, VALUE);
+    m.visitLdcInsn(constant);
+    m.visitInsn(Opcodes.LCMP);
+    m.visitJumpInsn(jump, to);
   }
 
   /**
