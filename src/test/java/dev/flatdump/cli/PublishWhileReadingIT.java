@@ -49,8 +49,16 @@ class PublishWhileReadingIT {
         new Thread(
             () -> {
               try {
+                int mappedSinceGc = 0;
                 while (publishing.get() || checks.get() < 200) {
-                  check(out, checks.get() % 2 == 0, checks, vanished, mismatches);
+                  mappedSinceGc += check(out, checks.get() % 2 == 0, checks, vanished, mismatches);
+                  // A mapping goes only when its buffer is collected, and this loop maps shards
+                  // far faster than it fills the heap: without a collection now and then, it
+                  // reaches the kernel's limit of mappings per process (vm.max_map_count).
+                  if (mappedSinceGc > MAPPINGS_BETWEEN_GCS) {
+                    System.gc();
+                    mappedSinceGc = 0;
+                  }
                 }
               } catch (Throwable t) {
                 readerFailed.set(t);
@@ -89,11 +97,15 @@ class PublishWhileReadingIT {
         checks.get(), EXPORTS, vanished.get());
   }
 
+  /** Well under the kernel's default limit of 65,530 mappings per process. */
+  private static final int MAPPINGS_BETWEEN_GCS = 10_000;
+
   /**
    * Follows the pointer (the link, or the text file), reads the manifest there, maps the shards it
-   * lists and compares each mapped shard's SHA-256 and record count with the manifest.
+   * lists and compares each mapped shard's SHA-256 and record count with the manifest. Returns how
+   * many shards it mapped.
    */
-  private static void check(
+  private static int check(
       Path out,
       boolean byLink,
       AtomicInteger checks,
@@ -103,14 +115,14 @@ class PublishWhileReadingIT {
     if (byLink) {
       if (!Files.isSymbolicLink(out.resolve(OutputLayout.CURRENT_LINK))) {
         Thread.onSpinWait();
-        return; // nothing published yet
+        return 0; // nothing published yet
       }
       dir = OutputLayout.resolve(out);
     } else {
       var name = OutputLayout.currentName(out);
       if (name.isEmpty()) {
         Thread.onSpinWait();
-        return;
+        return 0;
       }
       dir = OutputLayout.exportDir(out, name.get());
     }
@@ -124,7 +136,7 @@ class PublishWhileReadingIT {
         throw e;
       }
       vanished.incrementAndGet(); // removed by --keep after two newer publishes: look again
-      return;
+      return 0;
     }
     List<ArtifactFile> shards = manifest.shards();
     if (shards.size() != artifact.shards().size()) {
@@ -140,6 +152,7 @@ class PublishWhileReadingIT {
       mismatches.add(dir + ": " + artifact.count() + " records, " + manifest.counts());
     }
     checks.incrementAndGet();
+    return artifact.shards().size();
   }
 
   private static String sha256(ByteBuffer mapped) {
