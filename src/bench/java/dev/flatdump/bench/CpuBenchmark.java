@@ -145,7 +145,8 @@ public final class CpuBenchmark {
               Figures.median(nanos[i]),
               min(nanos[i]),
               Figures.median(allocated[i]),
-              checksums[i]));
+              checksums[i],
+              java.util.Arrays.stream(nanos[i]).boxed().toList()));
     }
     return new CpuReport(
         settings, bsonBytes, MachineInfo.describe(), MachineInfo.loadAverage(), result);

@@ -1,5 +1,7 @@
 package dev.flatdump.bench;
 
+import java.util.List;
+
 /**
  * One row of the CPU table.
  *
@@ -10,9 +12,20 @@ package dev.flatdump.bench;
  * @param allocatedBytes bytes this thread allocated in a run, median
  * @param checksum what the row counted in its last run: decoded fields or attributes, or the
  *     finished FlatBuffer's size
+ * @param runNanos this thread's CPU time for all documents, per measured run, in order
  */
 public record CpuRow(
-    String name, int docs, long medianNanos, long bestNanos, long allocatedBytes, long checksum) {
+    String name,
+    int docs,
+    long medianNanos,
+    long bestNanos,
+    long allocatedBytes,
+    long checksum,
+    List<Long> runNanos) {
+
+  public CpuRow {
+    runNanos = List.copyOf(runNanos);
+  }
 
   /** CPU nanoseconds per document, median. */
   public double nanosPerDoc() {

@@ -40,6 +40,32 @@ class CpuBenchmarkTest {
     }
     assertThat(report.inconsistencies()).isEmpty();
     assertThat(log).hasSize(1 + 2 * 6); // the generating line, then one per row and run
+    for (CpuRow row : report.rows()) {
+      assertThat(row.runNanos()).as(row.name()).hasSize(2).contains(row.bestNanos());
+    }
+  }
+
+  @Test
+  void comparesTheEnginesRunByRun() {
+    CpuRow hand = row("decode + encode", 100, 300, 200);
+    CpuRow engine = row("schema-driven", 200, 200, 400);
+    List<CpuRow> rows = new ArrayList<>(List.of(row("a"), row("b"), row("c"), row("d")));
+    rows.add(hand);
+    rows.add(engine);
+    CpuReport report =
+        new CpuReport(new CpuBenchmark.Settings(Profile.ARTICLE, 10, 1, 3), 1, "m", "l", rows);
+
+    assertThat(report.engineRatios()).containsExactly(0.5, 1.5, 0.5);
+    assertThat(report.engineRatio()).isEqualTo(0.5);
+    assertThat(report.toMarkdown())
+        .contains(
+            "The schema-driven engine at 0.50× the hand-written engine's docs per CPU second:"
+                + " the median of each run's ratio (0.50×, 1.50×, 0.50×)");
+  }
+
+  private static CpuRow row(String name, long... runs) {
+    long[] r = runs.length == 0 ? new long[] {1, 1, 1} : runs;
+    return new CpuRow(name, 10, r[0], r[0], 1, 1, java.util.Arrays.stream(r).boxed().toList());
   }
 
   @Test
