@@ -91,6 +91,91 @@ class SharingTest {
     assertThat(count(sharing, "strings").unique()).isEqualTo(6);
   }
 
+  /**
+   * Strings looked up by their bytes ({@link Sharing#peekString}) are found only where the very
+   * same bytes were kept: strings of 0 to 30 bytes, each with a variant per byte changed, one
+   * longer by a NUL, thousands of 24 bytes equal but for one 8-byte word, each looked up twice, in
+   * buffers where they are followed by other bytes or end the buffer; and nothing after {@link
+   * Sharing#clear}.
+   */
+  @Test
+  void stringsAreFoundByTheirBytesAndOnlyByThem() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
+    Sharing sharing = new Sharing(fx.plan, Sharing.Kinds.ALL);
+    java.util.Map<String, Integer> kept = new java.util.LinkedHashMap<>();
+    java.util.Random random = new java.util.Random(5);
+    List<String> never = new ArrayList<>();
+    for (int length = 0; length <= 30; length++) {
+      char[] base = new char[length];
+      for (int i = 0; i < length; i++) {
+        base[i] = (char) ('a' + random.nextInt(26));
+      }
+      List<String> strings = new ArrayList<>(List.of(new String(base)));
+      for (int i = 0; i < length; i++) {
+        char[] other = base.clone();
+        other[i] = (char) (other[i] == 'z' ? 'a' : other[i] + 1);
+        strings.add(new String(other));
+      }
+      for (String s : strings) {
+        if (kept.containsKey(s)) {
+          continue;
+        }
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+        Sharing.ContentKey key = sharing.key();
+        key.room(bytes.length);
+        key.put(bytes, 0, bytes.length);
+        assertThat(sharing.findString()).as("'%s' before it is kept", s).isZero();
+        int offset = 1000 + 8 * kept.size();
+        sharing.keepString(offset, 8);
+        kept.put(s, offset);
+      }
+      never.add(new String(base) + "\0");
+    }
+    // strings equal but for one of their three words
+    for (int i = 0; i < 6000; i++) {
+      String word = String.format("%08d", i / 3);
+      String s =
+          switch (i % 3) {
+            case 0 -> word + "-same-as-other";
+            case 1 -> "same-as-" + word + "-others";
+            default -> "same-as-others--" + word;
+          };
+      byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+      Sharing.ContentKey key = sharing.key();
+      key.room(bytes.length);
+      key.put(bytes, 0, bytes.length);
+      assertThat(sharing.findString()).isZero();
+      int offset = 1000 + 8 * kept.size();
+      sharing.keepString(offset, 8);
+      kept.put(s, offset);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+      for (var e : kept.entrySet()) {
+        for (boolean atTheEnd : new boolean[] {false, true}) {
+          assertThat(peek(sharing, e.getKey(), atTheEnd))
+              .as("'%s', pass %d, at the end %s", e.getKey(), pass, atTheEnd)
+              .isEqualTo(e.getValue());
+        }
+      }
+      for (String s : never) {
+        assertThat(peek(sharing, s, false)).as("'%s' never kept", s).isZero();
+      }
+    }
+    sharing.clear();
+    for (String s : kept.keySet()) {
+      assertThat(peek(sharing, s, false)).as("'%s' after clear", s).isZero();
+    }
+  }
+
+  /** {@link Sharing#peekString} of {@code s} in a buffer with other bytes before and after it. */
+  private static int peek(Sharing sharing, String s, boolean atTheEnd) {
+    byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+    byte[] buffer = new byte[7 + bytes.length + (atTheEnd ? 0 : 40)];
+    java.util.Arrays.fill(buffer, (byte) 'q');
+    System.arraycopy(bytes, 0, buffer, 7, bytes.length);
+    return sharing.peekString(buffer, 7, 7 + bytes.length);
+  }
+
   @Test
   void eachKindCanBeOffAlone() throws Exception {
     SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
