@@ -249,20 +249,21 @@ final class LeafReaders {
         m.visitInsn(Opcodes.ISUB);
         m.visitJumpInsn(Opcodes.IF_ICMPGT, no);
         m.visitVarInsn(Opcodes.ALOAD, B);
-        m.visitVarInsn(Opcodes.ILOAD, P);
-        m.visitInsn(Opcodes.ICONST_3);
-        m.visitInsn(Opcodes.IADD);
-        m.visitVarInsn(Opcodes.ILOAD, LENGTH);
-        m.visitInsn(Opcodes.IADD);
+        pushPastString(m, 3);
         m.visitInsn(Opcodes.BALOAD);
         m.visitJumpInsn(Opcodes.IFNE, no);
-        m.visitVarInsn(Opcodes.ILOAD, P);
-        m.visitInsn(Opcodes.ICONST_4);
-        m.visitInsn(Opcodes.IADD);
-        m.visitVarInsn(Opcodes.ILOAD, LENGTH);
-        m.visitInsn(Opcodes.IADD);
+        pushPastString(m, 4);
         m.visitVarInsn(Opcodes.ISTORE, P);
       }
     }
+  }
+
+  /** Pushes p + {@code plus} + the string's length in bytes (its NUL included). */
+  private static void pushPastString(MethodVisitor m, int plus) {
+    m.visitVarInsn(Opcodes.ILOAD, P);
+    m.visitLdcInsn(plus);
+    m.visitInsn(Opcodes.IADD);
+    m.visitVarInsn(Opcodes.ILOAD, LENGTH);
+    m.visitInsn(Opcodes.IADD);
   }
 }
