@@ -217,7 +217,8 @@ public final class ExportBenchmark {
               Figures.median(peakUsed[i]),
               Figures.median(peakLive[i]),
               Figures.median(peakRss[i]),
-              last[i].detail()));
+              last[i].detail(),
+              java.util.Arrays.stream(nanos[i]).boxed().toList()));
     }
     return new ExportReport(
         settings,

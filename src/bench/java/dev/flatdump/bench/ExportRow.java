@@ -1,5 +1,7 @@
 package dev.flatdump.bench;
 
+import java.util.List;
+
 /**
  * One row of the export table: medians over the measured runs.
  *
@@ -14,6 +16,7 @@ package dev.flatdump.bench;
  * @param peakRssBytes the process's resident set at its peak during the row ({@code VmHWM} reset
  *     before the row where Linux allows), or -1 off Linux
  * @param detail what else the row reported in its last run, or empty
+ * @param runNanos the wall time of each measured run, in order
  */
 public record ExportRow(
     String name,
@@ -23,7 +26,12 @@ public record ExportRow(
     long peakUsedBytes,
     long peakLiveBytes,
     long peakRssBytes,
-    String detail) {
+    String detail,
+    List<Long> runNanos) {
+
+  public ExportRow {
+    runNanos = List.copyOf(runNanos);
+  }
 
   /** Documents per second. */
   public double docsPerSecond() {
