@@ -71,10 +71,7 @@ public record CpuReport(
 
   /** The median of {@link #engineRatios()}. */
   public double engineRatio() {
-    double[] ratios = engineRatios().clone();
-    java.util.Arrays.sort(ratios);
-    int n = ratios.length;
-    return n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+    return Figures.median(engineRatios());
   }
 
   /** The table in Markdown, with a header line that says how and where it was measured. */

@@ -72,13 +72,8 @@ public record ExportReport(
    * of {@link #schemaEngineRatios()}; NaN when it was not measured.
    */
   public double schemaEngineOverExport() {
-    double[] ratios = schemaEngineRatios().clone();
-    if (ratios.length == 0) {
-      return Double.NaN;
-    }
-    java.util.Arrays.sort(ratios);
-    int n = ratios.length;
-    return n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+    double[] ratios = schemaEngineRatios();
+    return ratios.length == 0 ? Double.NaN : Figures.median(ratios);
   }
 
   /**

@@ -42,4 +42,15 @@ final class Figures {
     int mid = sorted.length / 2;
     return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   }
+
+  /** The median; the mean of the two middle values for an even count. */
+  static double median(double[] values) {
+    if (values.length == 0) {
+      throw new IllegalArgumentException("no values to take the median of");
+    }
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int mid = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  }
 }
