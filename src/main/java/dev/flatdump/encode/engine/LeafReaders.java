@@ -39,8 +39,16 @@ final class LeafReaders {
   private LeafReaders() {}
 
   /**
-   * A reader of {@code shape}'s scalars that do not convert, or null where it would not be sure to
-   * tell its answer from {@link LeafReader#NO}: a type whose 64th field is written.
+   * The largest class file made into a reader. Its method's bytecode is smaller still, and so stays
+   * within what the JIT compiles (HotSpot leaves methods of more than 8,000 bytes of bytecode to
+   * the interpreter, where a reader would be slower than the loop it replaces).
+   */
+  static final int MAX_CLASS_BYTES = 8_000;
+
+  /**
+   * A reader of {@code shape}, or null: where it could not tell its answer from {@link
+   * LeafReader#NO} (a type whose 64th field is written), or where its code would be too long to
+   * compile ({@link #MAX_CLASS_BYTES}: a layout of many long names); the loop reads those.
    */
   static LeafReader of(LeafShape shape) {
     for (int k = 0; k < shape.ops.length; k++) {
@@ -49,6 +57,9 @@ final class LeafReaders {
       }
     }
     byte[] bytes = generate(shape);
+    if (bytes.length > MAX_CLASS_BYTES) {
+      return null;
+    }
     try {
       MethodHandles.Lookup lookup =
           MethodHandles.lookup()

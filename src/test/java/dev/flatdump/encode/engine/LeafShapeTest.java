@@ -170,6 +170,41 @@ class LeafShapeTest {
     compare(fx, docs, 11);
   }
 
+  /**
+   * A layout whose reader would be too long for the JIT to compile (many long names) gets none: the
+   * loop reads it, and gives what the walk gives.
+   */
+  @Test
+  void aLayoutTooLongForAReaderIsReadByTheLoop() throws Exception {
+    StringBuilder fields = new StringBuilder();
+    BsonDocument leaf = new BsonDocument();
+    for (int i = 0; i < 60; i++) {
+      String name = "a_field_with_a_rather_long_name_of_many_words_number_" + i;
+      fields.append(name).append(": int; ");
+      leaf.append(name, new BsonInt32(i));
+    }
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir, "table Wide { " + fields + "} table Root { ws: [Wide]; } root_type Root;");
+    byte[] b = SchemaFixtures.bson(leaf);
+    var wide = fx.plan.tables().stream().filter(t -> t.name().endsWith("Wide")).findFirst();
+    LeafShape shape = LeafShape.learn(wide.orElseThrow(), b, 0, b.length, true);
+    assertThat(shape).isNotNull();
+    assertThat(LeafReaders.generate(shape).length).isGreaterThan(LeafReaders.MAX_CLASS_BYTES);
+    assertThat(LeafReaders.of(shape)).isNull();
+
+    List<byte[]> docs = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      docs.add(b);
+    }
+    RecordEncoder encoder =
+        new RecordEncoder(
+            fx.plan, new Sharing(fx.plan, Sharing.Kinds.ALL), false, true, true, true);
+    fx.encode(encoder, docs);
+    assertThat(encoder.shapeReads()).as("read by their layout").isGreaterThan(100);
+    assertThat(encoder.readerReads()).as("by a generated reader").isZero();
+  }
+
   /** A leaf in the usual layout, always. */
   private static BsonDocument usual(Random random) {
     BsonDocument leaf;
