@@ -60,13 +60,7 @@ public record CpuReport(
    * ratio is taken under one state of the machine.
    */
   public double[] engineRatios() {
-    List<Long> hand = rows.get(BOTH).runNanos();
-    List<Long> engine = rows.get(ENGINE).runNanos();
-    double[] ratios = new double[hand.size()];
-    for (int run = 0; run < ratios.length; run++) {
-      ratios[run] = (double) hand.get(run) / engine.get(run);
-    }
-    return ratios;
+    return Figures.runRatios(rows.get(BOTH).runNanos(), rows.get(ENGINE).runNanos());
   }
 
   /** The median of {@link #engineRatios()}. */
@@ -104,17 +98,13 @@ public record CpuReport(
               Figures.rate(1e9 / Math.max(1, r.nanosPerDoc())),
               Figures.bytes(r.allocatedBytes() / r.docs())));
     }
-    StringBuilder each = new StringBuilder();
-    for (double ratio : engineRatios()) {
-      each.append(each.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%.2f×", ratio));
-    }
     md.append(
         String.format(
             Locale.ROOT,
-            "%nThe schema-driven engine at %.2f× the hand-written engine's docs per CPU second:"
+            "%nThe schema-driven engine at %s the hand-written engine's docs per CPU second:"
                 + " the median of each run's ratio (%s), its two rows measured back to back.%n",
-            engineRatio(),
-            each));
+            Figures.ratio(engineRatio()),
+            Figures.ratios(engineRatios())));
     return md.toString();
   }
 }

@@ -58,13 +58,7 @@ public record ExportReport(
     if (rows.size() < 5) {
       return new double[0];
     }
-    List<Long> hand = export().runNanos();
-    List<Long> engine = rows.get(SCHEMA_EXPORT).runNanos();
-    double[] ratios = new double[Math.min(hand.size(), engine.size())];
-    for (int run = 0; run < ratios.length; run++) {
-      ratios[run] = (double) hand.get(run) / engine.get(run);
-    }
-    return ratios;
+    return Figures.runRatios(export().runNanos(), rows.get(SCHEMA_EXPORT).runNanos());
   }
 
   /**
@@ -148,9 +142,7 @@ public record ExportReport(
                   + " engine's export docs/s: the median of each run's ratio (%s), its two rows"
                   + " run one after the other.",
               Figures.ratio(schemaEngineOverExport()),
-              java.util.Arrays.stream(schemaEngineRatios())
-                  .mapToObj(Figures::ratio)
-                  .collect(java.util.stream.Collectors.joining(", "))));
+              Figures.ratios(schemaEngineRatios())));
     }
     return lines;
   }
