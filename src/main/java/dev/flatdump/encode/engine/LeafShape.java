@@ -150,16 +150,7 @@ final class LeafShape {
       }
     }
     this.always = always;
-    int c = 0;
-    for (byte op : ops) {
-      c += op == CONVERT ? 1 : 0;
-    }
-    this.converts = new int[c];
-    for (int k = 0, j = 0; k < ops.length; k++) {
-      if (ops[k] == CONVERT) {
-        converts[j++] = k;
-      }
-    }
+    this.converts = Arrays.stream(scalars).filter(k -> ops[k] == CONVERT).toArray();
     this.bit = bit;
     this.defaults = defaults;
     this.omittable = omittable;
