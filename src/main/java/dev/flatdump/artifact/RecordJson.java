@@ -119,28 +119,15 @@ public final class RecordJson {
   }
 
   private void scalar(ByteBuffer bb, FieldPlan f, FieldKind kind, int p, StringBuilder out) {
-    long v =
-        switch (kind) {
-          case BOOL, UBYTE -> bb.get(p) & 0xffL;
-          case BYTE -> bb.get(p);
-          case SHORT -> bb.getShort(p);
-          case USHORT -> bb.getShort(p) & 0xffffL;
-          case INT -> bb.getInt(p);
-          case UINT -> bb.getInt(p) & 0xffff_ffffL;
-          case LONG, ULONG -> bb.getLong(p);
-          case FLOAT -> {
-            number(bb.getFloat(p), out);
-            yield 0;
-          }
-          case DOUBLE -> {
-            number(bb.getDouble(p), out);
-            yield 0;
-          }
-          default -> throw new IllegalStateException("not a scalar: " + kind);
-        };
-    if (kind == FieldKind.FLOAT || kind == FieldKind.DOUBLE) {
+    if (kind == FieldKind.FLOAT) {
+      number(bb.getFloat(p), out);
       return;
     }
+    if (kind == FieldKind.DOUBLE) {
+      number(bb.getDouble(p), out);
+      return;
+    }
+    long v = RecordsBuffer.integer(bb, kind, p);
     if (kind == FieldKind.BOOL) {
       out.append(v != 0);
       return;

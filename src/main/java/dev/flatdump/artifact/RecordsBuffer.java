@@ -1,5 +1,6 @@
 package dev.flatdump.artifact;
 
+import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.SchemaPlan;
 import java.nio.ByteBuffer;
 
@@ -37,5 +38,19 @@ final class RecordsBuffer {
     }
     int offset = bb.getShort(vtable + slot) & 0xffff;
     return offset == 0 ? 0 : table + offset;
+  }
+
+  /** The integer (or bool) of kind {@code kind} at {@code p}: signed kinds sign-extended. */
+  static long integer(ByteBuffer bb, FieldKind kind, int p) {
+    return switch (kind) {
+      case BOOL, UBYTE -> bb.get(p) & 0xffL;
+      case BYTE -> bb.get(p);
+      case SHORT -> bb.getShort(p);
+      case USHORT -> bb.getShort(p) & 0xffffL;
+      case INT -> bb.getInt(p);
+      case UINT -> bb.getInt(p) & 0xffff_ffffL;
+      case LONG, ULONG -> bb.getLong(p);
+      default -> throw new IllegalStateException("not an integer: " + kind);
+    };
   }
 }

@@ -7,15 +7,18 @@ import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.ZstdCompression;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.encode.plan.SchemaException;
+import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.job.ExportOptions;
 import dev.flatdump.job.JobRuntime;
 import dev.flatdump.job.UploadOptions;
+import dev.flatdump.report.SchemaBaselines;
 import dev.flatdump.source.ConnectionStrings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -131,7 +134,8 @@ public final class ExportCommand implements Callable<Integer> {
       defaultValue = "none",
       paramLabel = "LIST",
       description =
-          "Baselines measured for the report: plain, strings, protobuf, json, or none (default: ${DEFAULT-VALUE}).")
+          "Baselines measured for the report: plain, strings, protobuf (for the organizations"
+              + " schema, which has a .proto twin), json, or none (default: ${DEFAULT-VALUE}).")
   private String compare;
 
   // 128 MiB: a shard's buffer grows up to the shard size + 1 MiB and no further (ShardWriter), and
@@ -237,12 +241,23 @@ public final class ExportCommand implements Callable<Integer> {
       description = "Job repository (default: an H2 file database in DIR/.flatdump).")
   private String jobRepository;
 
-  /** A schema flatdump cannot map is a usage error, found before anything connects or writes. */
-  private static void requireMappable(Path schema) {
+  /**
+   * A schema flatdump cannot map, or a baseline it cannot measure for it, is a usage error, found
+   * before anything connects or writes.
+   */
+  private static void requireMappable(Path schema, List<String> compare) {
+    SchemaPlan plan;
     try {
-      SchemaFiles.of(schema).plan();
+      plan = SchemaFiles.of(schema).plan();
     } catch (SchemaException e) {
       throw new IllegalArgumentException("--schema: " + e.getMessage(), e);
+    }
+    if (compare.contains("protobuf")) {
+      try {
+        SchemaBaselines.protobufTwin(plan);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--compare protobuf: " + e.getMessage(), e);
+      }
     }
   }
 
@@ -280,7 +295,7 @@ public final class ExportCommand implements Callable<Integer> {
             schema,
             strict);
     if (options.schemaMode()) {
-      requireMappable(schema); // as the user spelled it, in the message
+      requireMappable(schema, options.compare()); // as the user spelled it, in the message
     }
     if (restart && newRun) {
       throw new IllegalArgumentException("--restart and --new-run exclude each other");

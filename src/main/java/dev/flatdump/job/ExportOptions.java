@@ -123,11 +123,6 @@ public record ExportOptions(
     }
     if (schema != null) {
       schema = schema.toAbsolutePath().normalize();
-      if (compare.contains("protobuf")) {
-        throw new IllegalArgumentException(
-            "the protobuf baseline has a schema of its own, for the bundled organizations only;"
-                + " with --schema, --compare takes plain, strings and json");
-      }
     } else if (strict) {
       throw new IllegalArgumentException("--strict needs --schema: it is a rule of the mapping");
     }

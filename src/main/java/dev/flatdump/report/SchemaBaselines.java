@@ -2,6 +2,7 @@ package dev.flatdump.report;
 
 import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.RecordJson;
+import dev.flatdump.artifact.RecordProtobuf;
 import dev.flatdump.encode.engine.RejectedRecord;
 import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
@@ -12,35 +13,33 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * The {@code --compare} baselines of an export of the user's schema: the same records as plain
- * FlatBuffers (no de-dup), with strings de-duplicated only, and as JSON lines, each with its gzip
- * and zstd sizes. The FlatBuffers baselines encode the source documents again with the same engine
- * and other de-dup settings ({@link #addDocument}; documents the schema refuses are left out, as
- * the export left them out), cutting a shard at {@code maxShardBytes}; JSON lines are the exported
- * records as {@code inspect --json} prints them ({@link #addShard}). Compressed bytes are counted,
- * never kept. Not thread-safe; holds native zstd memory until {@link #finish} or {@link #close}.
+ * The {@code --compare} baselines of an export: the same records as plain FlatBuffers (no de-dup),
+ * with strings de-duplicated only, as protobuf and as JSON lines, each with its gzip and zstd
+ * sizes. The FlatBuffers baselines encode the source documents again with the same engine and other
+ * de-dup settings ({@link #addDocument}; documents the schema refuses are left out, as the export
+ * left them out), cutting a shard at {@code maxShardBytes}. Protobuf and JSON lines are written
+ * from the exported records ({@link #addShard}): protobuf onto the {@code .proto} twin of the
+ * schema ({@link RecordProtobuf}; flatdump bundles one, for {@code organizations.fbs}), JSON lines
+ * as {@code inspect --json} prints them. Compressed bytes are counted, never kept. Not thread-safe;
+ * holds native zstd memory until {@link #finish} or {@link #close}.
  */
 public final class SchemaBaselines implements Closeable {
-
-  /** The baselines this measures: not {@code protobuf}, which has a schema of its own. */
-  public static final Set<Baseline> SUPPORTED =
-      EnumSet.of(Baseline.PLAIN, Baseline.STRINGS, Baseline.JSON);
 
   private final List<Encoded> encoded = new ArrayList<>();
   private final SchemaPlan plan;
   private final Compression gzip;
   private final Compression zstd;
-  private Json json;
+  private final List<Streamed> streamed = new ArrayList<>();
   private boolean done;
 
   /**
-   * @throws IllegalArgumentException for a baseline not in {@link #SUPPORTED}
+   * @throws IllegalArgumentException for {@code protobuf} when the schema has no protobuf twin
+   *     ({@link #protobufTwin}); the message says why
    */
   public SchemaBaselines(
       SchemaPlan plan,
@@ -51,11 +50,9 @@ public final class SchemaBaselines implements Closeable {
     this.plan = Objects.requireNonNull(plan, "plan");
     this.gzip = Objects.requireNonNull(gzip, "gzip");
     this.zstd = Objects.requireNonNull(zstd, "zstd");
-    for (Baseline b : which) {
-      if (!SUPPORTED.contains(b)) {
-        throw new IllegalArgumentException(
-            "the " + b.id() + " baseline is not measured for a user's schema");
-      }
+    RecordsWriter protobuf = null;
+    if (which.contains(Baseline.PROTOBUF)) {
+      protobuf = protobufTwin(plan)::write;
     }
     if (which.contains(Baseline.PLAIN)) {
       encoded.add(new Encoded(Baseline.PLAIN, Sharing.Kinds.NONE, maxShardBytes));
@@ -64,8 +61,34 @@ public final class SchemaBaselines implements Closeable {
       encoded.add(
           new Encoded(Baseline.STRINGS, new Sharing.Kinds(true, false, false), maxShardBytes));
     }
-    if (which.contains(Baseline.JSON)) {
-      json = new Json();
+    try {
+      if (protobuf != null) {
+        streamed.add(new Streamed(Baseline.PROTOBUF, protobuf));
+      }
+      if (which.contains(Baseline.JSON)) {
+        streamed.add(new Streamed(Baseline.JSON, jsonLines(plan)));
+      }
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  /**
+   * The protobuf twin of the schema: flatdump bundles one, {@code organizations.proto}, which
+   * {@code organizations.fbs} maps onto.
+   *
+   * @throws IllegalArgumentException when the schema does not map onto it, saying where
+   */
+  public static RecordProtobuf protobufTwin(SchemaPlan plan) {
+    try {
+      return RecordProtobuf.organizations(plan);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "the protobuf baseline needs a protobuf twin of the schema, and flatdump has one for"
+              + " organizations.fbs only: "
+              + e.getMessage(),
+          e);
     }
   }
 
@@ -82,12 +105,17 @@ public final class SchemaBaselines implements Closeable {
     }
   }
 
-  /** One exported shard, whose records the JSON baseline writes as lines. */
+  /** One exported shard, whose records the protobuf and JSON baselines write. */
   public void addShard(ByteBuffer shard) {
     requireOpen();
-    if (json != null) {
-      json.add(shard);
+    for (Streamed s : streamed) {
+      s.add(shard);
     }
+  }
+
+  /** Whether any baseline needs the exported shards ({@link #addShard}). */
+  public boolean needsShards() {
+    return !streamed.isEmpty();
   }
 
   /** The sizes, in {@link Baseline} order; releases everything. */
@@ -99,8 +127,8 @@ public final class SchemaBaselines implements Closeable {
       for (Encoded e : encoded) {
         sizes.add(e.finish());
       }
-      if (json != null) {
-        sizes.add(json.finish());
+      for (Streamed s : streamed) {
+        sizes.add(s.finish());
       }
       sizes.sort((a, b) -> a.baseline().compareTo(b.baseline()));
       return List.copyOf(sizes);
@@ -112,8 +140,8 @@ public final class SchemaBaselines implements Closeable {
   @Override
   public void close() {
     done = true;
-    if (json != null) {
-      json.close();
+    for (Streamed s : streamed) {
+      s.close();
     }
   }
 
@@ -173,16 +201,24 @@ public final class SchemaBaselines implements Closeable {
     }
   }
 
-  /** JSON lines of the exported records, counted raw, gzipped and zstd-compressed. */
-  private final class Json {
-    private final RecordJson records = new RecordJson(plan);
+  /** How a streamed baseline writes one shard's records. */
+  private interface RecordsWriter {
+    void write(ByteBuffer shard, OutputStream out) throws IOException;
+  }
+
+  /** A baseline written from the exported records, counted raw, gzipped and zstd-compressed. */
+  private final class Streamed {
+    private final Baseline baseline;
+    private final RecordsWriter writer;
     private final CountingOutputStream raw = new CountingOutputStream();
     private final CountingOutputStream gzipped = new CountingOutputStream();
     private final CountingOutputStream zstded = new CountingOutputStream();
     private final OutputStream out;
     private boolean closed;
 
-    Json() {
+    Streamed(Baseline baseline, RecordsWriter writer) {
+      this.baseline = baseline;
+      this.writer = writer;
       OutputStream gzipOut = null;
       try {
         gzipOut = gzip.wrap(gzipped);
@@ -195,19 +231,15 @@ public final class SchemaBaselines implements Closeable {
             // the failure to open is what the caller hears about
           }
         }
-        throw new ReportException("cannot open baseline json: " + e, null, e);
+        throw new ReportException("cannot open baseline " + baseline.id() + ": " + e, null, e);
       }
     }
 
     void add(ByteBuffer shard) {
-      int n = records.count(shard);
       try {
-        for (int i = 0; i < n; i++) {
-          out.write(records.record(shard, i).getBytes(StandardCharsets.UTF_8));
-          out.write('\n');
-        }
+        writer.write(shard, out);
       } catch (IOException e) {
-        throw new ReportException("cannot write baseline json: " + e, null, e);
+        throw new ReportException("cannot write baseline " + baseline.id() + ": " + e, null, e);
       }
     }
 
@@ -216,9 +248,9 @@ public final class SchemaBaselines implements Closeable {
         closed = true;
         out.close(); // finishes both compressed frames
       } catch (IOException e) {
-        throw new ReportException("cannot finish baseline json: " + e, null, e);
+        throw new ReportException("cannot finish baseline " + baseline.id() + ": " + e, null, e);
       }
-      return new BaselineSize(Baseline.JSON, raw.count(), gzipped.count(), zstded.count());
+      return new BaselineSize(baseline, raw.count(), gzipped.count(), zstded.count());
     }
 
     void close() {
@@ -232,5 +264,17 @@ public final class SchemaBaselines implements Closeable {
         // closing after a failure: nothing more to say
       }
     }
+  }
+
+  /** JSON lines of the records, as {@code inspect --json} prints them. */
+  private static RecordsWriter jsonLines(SchemaPlan plan) {
+    RecordJson records = new RecordJson(plan);
+    return (shard, out) -> {
+      int n = records.count(shard);
+      for (int i = 0; i < n; i++) {
+        out.write(records.record(shard, i).getBytes(StandardCharsets.UTF_8));
+        out.write('\n');
+      }
+    };
   }
 }

@@ -257,13 +257,6 @@ class ExportOptionsTest {
     }
 
     @Test
-    void theProtobufBaselineWithASchema() {
-      assertThatIllegalArgumentException()
-          .isThrownBy(() -> options(a -> a.schema = Path.of("states.fbs")))
-          .withMessageContaining("the protobuf baseline has a schema of its own");
-    }
-
-    @Test
     void aBlankQuery() {
       assertThatIllegalArgumentException()
           .isThrownBy(() -> options(a -> a.query = " "))

@@ -4,10 +4,17 @@ import static dev.flatdump.testing.SchemaFixtures.bson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import dev.flatdump.Org;
 import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.RecordJson;
 import dev.flatdump.encode.engine.RecordEncoder;
+import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
+import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.sample.OrgGenerator;
+import dev.flatdump.sample.Profile;
+import dev.flatdump.source.OrgCodec;
+import dev.flatdump.testing.ProtobufOrgs;
 import dev.flatdump.testing.SchemaFixtures;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +23,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import org.bson.BsonObjectId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,7 +96,12 @@ class SchemaBaselinesTest {
 
     List<BaselineSize> sizes;
     try (SchemaBaselines b =
-        new SchemaBaselines(fx.plan, SchemaBaselines.SUPPORTED, gzip(), zstd(), 1L << 30)) {
+        new SchemaBaselines(
+            fx.plan,
+            EnumSet.of(Baseline.PLAIN, Baseline.STRINGS, Baseline.JSON),
+            gzip(),
+            zstd(),
+            1L << 30)) {
       for (byte[] d : all) {
         b.addDocument(d, 0, d.length);
       }
@@ -145,13 +158,43 @@ class SchemaBaselinesTest {
   }
 
   @Test
-  void refusesProtobuf() throws Exception {
+  void refusesProtobufForASchemaWithNoTwin() throws Exception {
     SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
     assertThatIllegalArgumentException()
         .isThrownBy(
             () ->
                 new SchemaBaselines(
                     fx.plan, EnumSet.of(Baseline.PROTOBUF), gzip(), zstd(), 1L << 30))
-        .withMessageContaining("protobuf baseline is not measured for a user's schema");
+        .withMessageContaining("the protobuf baseline needs a protobuf twin of the schema");
+  }
+
+  @Test
+  void measuresProtobufForOrganizationsFromTheExportedRecords() throws Exception {
+    SchemaPlan plan =
+        SchemaPlan.load(
+            java.nio.file.Path.of(
+                System.getProperty("flatdump.basedir", "."), "schemas", "organizations.fbs"));
+    var generator = new OrgGenerator(Profile.REALISTIC, 5);
+    var codec = new OrgCodec();
+    var shard = new ShardBuilder(plan, Sharing.Kinds.ALL, false, 1 << 16);
+    List<Org> orgs = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      Org org = generator.next();
+      orgs.add(org);
+      var out = new org.bson.io.BasicOutputBuffer();
+      codec.encode(new org.bson.BsonBinaryWriter(out), new BsonObjectId(generator.idOf(i)), org);
+      shard.add(out.getInternalBuffer(), 0, out.getPosition());
+    }
+    List<BaselineSize> sizes;
+    try (SchemaBaselines b =
+        new SchemaBaselines(plan, EnumSet.of(Baseline.PROTOBUF), gzip(), zstd(), 1L << 30)) {
+      assertThat(b.needsDocuments()).isFalse();
+      b.addShard(shard.finish());
+      sizes = b.finish();
+    }
+
+    assertThat(sizes).extracting(BaselineSize::baseline).containsExactly(Baseline.PROTOBUF);
+    assertThat(sizes.get(0).bytes()).isEqualTo(ProtobufOrgs.of(orgs).getSerializedSize());
+    assertThat(sizes.get(0).gzipBytes()).isPositive().isLessThan(sizes.get(0).bytes());
   }
 }
