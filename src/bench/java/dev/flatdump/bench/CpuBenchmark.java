@@ -103,14 +103,14 @@ public final class CpuBenchmark {
                 "OrgCodec decode (BsonBinaryReader)",
                 docs -> attributes(docs, new OrgCodec()::decode)),
             new Row(
-                "RawOrgDecoder decode (the export's)",
+                "RawOrgDecoder decode (the hand-written engine's)",
                 docs -> attributes(docs, new RawOrgDecoder()::decode)),
             new Row("FlatBufferOrgsBuilder encode, all de-dup", docs -> encode(decoded)),
             new Row(
-                "decode + encode, one document at a time (the export's main thread)",
+                "hand-written engine: decode + encode, one document at a time",
                 CpuBenchmark::decodeAndEncode),
             new Row(
-                "schema-driven engine on organizations.fbs, all de-dup (export --schema)",
+                "schema-driven engine on organizations.fbs, all de-dup (the export's)",
                 engineRow()));
     long[][] nanos = new long[rows.size()][settings.runs()];
     long[][] allocated = new long[rows.size()][settings.runs()];

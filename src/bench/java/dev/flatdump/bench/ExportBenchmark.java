@@ -132,22 +132,6 @@ public final class ExportBenchmark {
   }
 
   private ExportReport run() throws IOException {
-    // the schema-driven export's schema: a copy of the bundled one, only while the benchmark runs
-    Path schemaDir = Files.createTempDirectory("flatdump-bench-schema-");
-    Path schema = schemaDir.resolve("organizations.fbs");
-    try (var in =
-        ExportBenchmark.class.getClassLoader().getResourceAsStream("schemas/organizations.fbs")) {
-      Files.write(schema, Objects.requireNonNull(in, "the bundled schema").readAllBytes());
-    }
-    try {
-      return run(schema);
-    } finally {
-      Files.deleteIfExists(schema);
-      Files.deleteIfExists(schemaDir);
-    }
-  }
-
-  private ExportReport run(Path schema) throws IOException {
     String loadBefore = MachineInfo.loadAverage();
     String server = describeServer(client);
     Files.createDirectories(settings.dir());
@@ -156,17 +140,11 @@ public final class ExportBenchmark {
             "raw cursor scan (RawBsonDocument, sum of byte lengths)",
             "driver Document scan (DocumentCodec)",
             "flatdump reader only (MongoOrgSource: BSON → records)",
-            "flatdump export (ExportLauncher, --compress "
+            "flatdump export (ExportLauncher, the bundled organizations.fbs, --compress "
                 + (settings.compress().isEmpty() ? "none" : String.join(",", settings.compress()))
-                + ")",
-            "flatdump export --schema organizations.fbs (the schema-driven engine)");
+                + ")");
     List<Row> rows =
-        List.of(
-            run -> rawScan(),
-            run -> documentScan(),
-            run -> orgScan(),
-            new Export(null, "export"),
-            new Export(schema, "schema-export"));
+        List.of(run -> rawScan(), run -> documentScan(), run -> orgScan(), new Export("export"));
     int runs = settings.runs();
     long[][] nanos = new long[rows.size()][runs];
     long[][] peakUsed = new long[rows.size()][runs];
@@ -330,15 +308,12 @@ public final class ExportBenchmark {
    */
   private final class Export implements Row {
 
-    private final Path schema;
     private final String prefix;
 
     /**
-     * @param schema the user's schema to export with, or null for the bundled organizations engine
      * @param prefix names its directories
      */
-    Export(Path schema, String prefix) {
-      this.schema = schema;
+    Export(String prefix) {
       this.prefix = prefix;
     }
 
@@ -351,7 +326,7 @@ public final class ExportBenchmark {
     public Pass run(int run) throws IOException {
       boolean completed = false;
       try {
-        LauncherExport.Outcome outcome = LauncherExport.run(client, settings, dir(run), schema);
+        LauncherExport.Outcome outcome = LauncherExport.run(client, settings, dir(run));
         completed = true;
         return new Pass(outcome.docs(), outcome.artifactBytes(), outcome.steps());
       } finally {

@@ -15,8 +15,7 @@ import java.util.Locale;
  * @param loadAfter the load average when it ended
  * @param rssPerRow whether the peak RSS could be reset before each row; if not, it is the process's
  *     peak so far
- * @param rows raw scan, Document scan, flatdump reader, flatdump export, in that order; then,
- *     optionally, the export with the schema-driven engine on {@code organizations.fbs}
+ * @param rows raw scan, Document scan, flatdump reader, flatdump export, in that order
  */
 public record ExportReport(
     ExportBenchmark.Settings settings,
@@ -37,37 +36,14 @@ public record ExportReport(
   private static final int DOCUMENT = 1;
   private static final int READER = 2;
   private static final int EXPORT = 3;
-  private static final int SCHEMA_EXPORT = 4;
 
   public ExportReport {
     rows = List.copyOf(rows);
-    if (rows.size() != 4 && rows.size() != 5) {
+    if (rows.size() != 4) {
       throw new IllegalArgumentException(
-          "rows must be the raw scan, the Document scan, the reader and the export (and the"
-              + " schema-driven export), got "
+          "rows must be the raw scan, the Document scan, the reader and the export, got "
               + rows.size());
     }
-  }
-
-  /**
-   * Per measured run, the schema-driven engine's export docs/s over the hand-written engine's: the
-   * two rows run one after the other in each run. Empty when the schema-driven engine was not
-   * measured.
-   */
-  public double[] schemaEngineRatios() {
-    if (rows.size() < 5) {
-      return new double[0];
-    }
-    return Figures.runRatios(export().runNanos(), rows.get(SCHEMA_EXPORT).runNanos());
-  }
-
-  /**
-   * The schema-driven engine's export docs/s over the hand-written engine's in this run: the median
-   * of {@link #schemaEngineRatios()}; NaN when it was not measured.
-   */
-  public double schemaEngineOverExport() {
-    double[] ratios = schemaEngineRatios();
-    return ratios.length == 0 ? Double.NaN : Figures.median(ratios);
   }
 
   /**
@@ -133,16 +109,6 @@ public record ExportReport(
                   ? " Out of reach in this run: the export decodes every document as the reader"
                       + " does, then encodes and writes it."
                   : ""));
-    }
-    if (rows.size() == 5) {
-      lines.add(
-          String.format(
-              Locale.ROOT,
-              "The schema-driven engine (--schema organizations.fbs) at %s the hand-written"
-                  + " engine's export docs/s: the median of each run's ratio (%s), its two rows"
-                  + " run one after the other.",
-              Figures.ratio(schemaEngineOverExport()),
-              Figures.ratios(schemaEngineRatios())));
     }
     return lines;
   }

@@ -38,12 +38,11 @@ final class LauncherExport {
 
   /**
    * Exports into {@code out}, which the caller has emptied ({@link #delete}) outside the time it
-   * measures, and leaves the export there: with the user's schema {@code schema} (the schema-driven
-   * engine), or the bundled organizations engine when it is null.
+   * measures, and leaves the export there, of the bundled organizations.fbs.
    *
    * @throws FlatdumpException if the export does not complete
    */
-  static Outcome run(MongoClient client, ExportBenchmark.Settings settings, Path out, Path schema)
+  static Outcome run(MongoClient client, ExportBenchmark.Settings settings, Path out)
       throws IOException {
     var options =
         new ExportOptions(
@@ -64,7 +63,7 @@ final class LauncherExport {
             0L,
             ExportOptions.DEFAULT_KEEP,
             false,
-            schema,
+            null,
             false);
     ExportLauncher.Result result =
         ExportLauncher.run(options, client, ExportLauncher.defaultJobRepositoryUrl(out), l -> {});

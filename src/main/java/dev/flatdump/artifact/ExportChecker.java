@@ -116,14 +116,16 @@ public final class ExportChecker {
         problems.add(new Problem(f.name(), "is listed more than once in the manifest"));
       }
     }
-    SchemaPlan plan = null;
-    if (manifest.schema().binary() != null) {
-      try {
-        plan = SchemaArtifact.plan(dir, manifest);
-      } catch (ArtifactException e) {
-        problems.add(new Problem(manifest.schema().binary(), e.getMessage()));
-        return new Result(problems, listed.size(), 0, 0);
-      }
+    SchemaPlan plan;
+    try {
+      plan = SchemaArtifact.plan(dir, manifest);
+    } catch (ArtifactException e) {
+      String file =
+          manifest.schema().binary() != null
+              ? manifest.schema().binary()
+              : manifest.schema().file();
+      problems.add(new Problem(file, e.getMessage()));
+      return new Result(problems, listed.size(), 0, 0);
     }
     long organizations = 0;
     long shardRecords = 0;
@@ -145,7 +147,7 @@ public final class ExportChecker {
         shardRecords += f.records() == null ? 0 : f.records();
         long records = checkShard(file, f, plan, problems);
         organizations += records;
-        if (plan != null && records > 0) {
+        if (records > 0) {
           audit = DedupAudit.plus(audit, audit(file, plan, problems));
         }
       } else if (ExportCheckCopies.isCompressed(f)) {
@@ -195,18 +197,15 @@ public final class ExportChecker {
     }
   }
 
-  /** The names of the export's shards and copies: the schema's name, or organizations. */
+  /** The names of the export's shards and copies: its schema's name. */
   private static Pattern shardOrCopy(Manifest manifest) {
-    if (manifest.schema().binary() == null) {
-      return ShardWriter.SHARD_OR_COPY;
-    }
-    String file = manifest.schema().binary();
+    String file =
+        manifest.schema().binary() != null ? manifest.schema().binary() : manifest.schema().file();
     return ShardWriter.shardOrCopy(file.substring(0, file.lastIndexOf('.')));
   }
 
   /**
-   * Verifies one shard, with the user's schema's plan or, when null, as organizations; returns its
-   * records, or 0 when it did not verify.
+   * Verifies one shard with the schema's plan; returns its records, or 0 when it did not verify.
    */
   private static long checkShard(
       Path file, ArtifactFile f, SchemaPlan plan, List<Problem> problems) {
@@ -222,31 +221,21 @@ public final class ExportChecker {
         return 0;
       }
       MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
-      result = plan == null ? FlatBufferVerifier.verify(buf) : SchemaVerifier.verify(plan, buf);
+      result = SchemaVerifier.verify(plan, buf);
     } catch (IOException e) {
       problems.add(new Problem(f.name(), "cannot be mapped: " + e.getMessage()));
       return 0;
     }
-    String what = plan == null ? "organizations" : "records";
     if (!result.valid()) {
       problems.add(
-          new Problem(
-              f.name(),
-              plan == null
-                  ? "is not a valid organizations FlatBuffer: " + result.error()
-                  : "is not a valid FlatBuffer of its schema: " + result.error()));
+          new Problem(f.name(), "is not a valid FlatBuffer of its schema: " + result.error()));
       return 0;
     }
     if (f.records() != null && result.organizations() != f.records()) {
       problems.add(
           new Problem(
               f.name(),
-              "holds "
-                  + result.organizations()
-                  + " "
-                  + what
-                  + ", the manifest says "
-                  + f.records()));
+              "holds " + result.organizations() + " records, the manifest says " + f.records()));
     }
     return result.organizations();
   }

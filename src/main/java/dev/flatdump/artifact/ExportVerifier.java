@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
-import org.bson.BsonDocument;
 import org.bson.BsonValue;
 
 /**
@@ -71,7 +70,7 @@ public final class ExportVerifier {
           diff(a.id(), exportedIndex++, a.org(), artifact.next());
         } else if (r instanceof SourceRecord.Rejected j) {
           String line = rejected.readLine();
-          BsonValue id = line == null ? null : idOf(line);
+          BsonValue id = line == null ? null : SchemaExportVerifier.idOf(line);
           if (line == null || !Objects.equals(id, j.id())) {
             difference(
                 "_id "
@@ -100,21 +99,6 @@ public final class ExportVerifier {
       throw new ArtifactException("cannot read " + rejects + ": " + e.getMessage(), e);
     }
     return new Result(compared, List.copyOf(differences), total);
-  }
-
-  /**
-   * The line's {@code _id}; {@code null} for a JSON null, as a {@link dev.flatdump.source.Reject}
-   * has it.
-   */
-  static BsonValue idOf(String line) {
-    BsonDocument d;
-    try {
-      d = BsonDocument.parse(line);
-    } catch (RuntimeException e) {
-      throw new ArtifactException("rejects.jsonl has a line that is not JSON: " + line, e);
-    }
-    BsonValue id = d.get("_id");
-    return id == null || id.isNull() ? null : id;
   }
 
   private void diff(BsonValue id, long index, Org expected, Org actual) {

@@ -12,11 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads an export of the user's schema ({@code export --schema}) back, zero-copy, through the
- * binary schema it carries: each shard is memory-mapped read-only and checked once by {@link
- * SchemaVerifier}; records are read through {@link RecordJson}. Opens an output directory
- * (following its pointer), an export's own directory, or one shard file inside an export's
- * directory.
+ * Reads an export back, zero-copy, through the binary schema it carries: each shard is
+ * memory-mapped read-only and checked once by {@link SchemaVerifier}; records are read through
+ * {@link RecordJson}. Opens an output directory (following its pointer), an export's own directory,
+ * or one shard file inside an export's directory.
  *
  * <p>Thread-safe for reading once opened. The mappings live until the object is garbage collected.
  */
@@ -36,23 +35,9 @@ public final class SchemaArtifact {
   }
 
   /**
-   * Whether {@code path} names an export of a user's schema: its manifest (or, for a file, the
-   * manifest beside it) names a binary schema.
-   */
-  public static boolean isSchemaExport(Path path) {
-    Path dir =
-        Files.isDirectory(path) ? OutputLayout.resolve(path) : path.toAbsolutePath().getParent();
-    Path manifest = dir == null ? null : dir.resolve(Manifest.FILE_NAME);
-    return manifest != null
-        && Files.isRegularFile(manifest)
-        && Manifest.read(manifest).schema().binary() != null;
-  }
-
-  /**
    * Opens the export {@code path} names.
    *
-   * @throws ArtifactException when it is not a finished export of a user's schema, or a shard does
-   *     not verify
+   * @throws ArtifactException when it is not a finished export, or a shard does not verify
    */
   public static SchemaArtifact open(Path path) {
     return OutputLayout.open(path, SchemaArtifact::openResolved);
@@ -84,15 +69,26 @@ public final class SchemaArtifact {
   }
 
   /**
-   * The plan of the binary schema the export in {@code dir} carries.
+   * The plan of the binary schema the export in {@code dir} carries. An export written before
+   * exports carried one names only the bundled {@code organizations.fbs}: it is read with the
+   * bundled binary schema when the text it carries is the bundled one, byte for byte.
    *
-   * @throws ArtifactException when the manifest names none, or it is missing or unreadable
+   * @throws ArtifactException when the manifest names no binary schema (and the text is not the
+   *     bundled one), or it is missing or unreadable
    */
   static SchemaPlan plan(Path dir, Manifest manifest) {
     String binary = manifest.schema().binary();
     if (binary == null) {
+      SchemaFiles bundled = SchemaFiles.bundled();
+      if (manifest.schema().file().equals(bundled.textFile())
+          && Checksums.sha256(bundled.text()).equals(manifest.schema().sha256())) {
+        return bundled.plan();
+      }
       throw new ArtifactException(
-          dir + " is an export of the bundled organizations schema, not of a user's schema");
+          dir
+              + " names no binary schema, and its "
+              + manifest.schema().file()
+              + " is not the bundled organizations.fbs of this flatdump: it cannot be read");
     }
     Path file = dir.resolve(binary);
     try {

@@ -43,6 +43,21 @@ import org.bson.BsonValue;
  */
 public final class SchemaExportVerifier {
 
+  /**
+   * @param compared documents compared
+   * @param differences the first differences found, each naming the document and the field
+   * @param totalDifferences how many differences there were in all
+   */
+  public record Result(long compared, List<String> differences, long totalDifferences) {
+    public Result {
+      differences = List.copyOf(differences);
+    }
+
+    public boolean clean() {
+      return totalDifferences == 0;
+    }
+  }
+
   /** A floating-point value by its bits, as a field holds it. */
   record Real(long bits) {
     @Override
@@ -76,7 +91,7 @@ public final class SchemaExportVerifier {
    * @param artifact the export's shards, in order
    * @param rejects the export's {@code rejects.jsonl}
    */
-  public ExportVerifier.Result verify(
+  public Result verify(
       Iterator<BsonDocument> source, List<? extends ByteBuffer> artifact, Path rejects) {
     differences.clear();
     total = 0;
@@ -96,7 +111,7 @@ public final class SchemaExportVerifier {
           expected = table(plan.record(), doc, "");
         } catch (NotFit e) {
           String line = rejected.readLine();
-          BsonValue rejectedId = line == null ? null : ExportVerifier.idOf(line);
+          BsonValue rejectedId = line == null ? null : idOf(line);
           if (line == null || !Objects.equals(rejectedId, id)) {
             difference(
                 "_id "
@@ -141,7 +156,7 @@ public final class SchemaExportVerifier {
     } catch (IOException e) {
       throw new ArtifactException("cannot read " + rejects + ": " + e.getMessage(), e);
     }
-    return new ExportVerifier.Result(compared, List.copyOf(differences), total);
+    return new Result(compared, differences, total);
   }
 
   private void compare(String where, String path, Object expected, Object actual) {
@@ -221,6 +236,21 @@ public final class SchemaExportVerifier {
   }
 
   /** What a reader gets for a field left out. */
+  /**
+   * The line's {@code _id}; {@code null} for a JSON null, as a {@link dev.flatdump.source.Reject}
+   * has it.
+   */
+  static BsonValue idOf(String line) {
+    BsonDocument d;
+    try {
+      d = BsonDocument.parse(line);
+    } catch (RuntimeException e) {
+      throw new ArtifactException("rejects.jsonl has a line that is not JSON: " + line, e);
+    }
+    BsonValue id = d.get("_id");
+    return id == null || id.isNull() ? null : id;
+  }
+
   private static Object absent(FieldPlan f) {
     if (!f.kind().isScalar() || f.optional()) {
       return null;

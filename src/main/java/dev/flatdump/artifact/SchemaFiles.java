@@ -4,6 +4,7 @@ import dev.flatdump.encode.plan.FlatcRunner;
 import dev.flatdump.encode.plan.SchemaException;
 import dev.flatdump.encode.plan.SchemaPlan;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +34,12 @@ public record SchemaFiles(String name, byte[] text, byte[] binary) {
   public static final String TEXT_EXTENSION = ".fbs";
   public static final String BINARY_EXTENSION = ".bfbs";
 
+  /**
+   * The name of the schema bundled in the jar, the articles' organizations, which an export follows
+   * when it names no schema.
+   */
+  public static final String BUNDLED = "organizations";
+
   public SchemaFiles {
     Objects.requireNonNull(name, "SchemaFiles.name");
     Objects.requireNonNull(binary, "SchemaFiles.binary");
@@ -57,6 +64,41 @@ public record SchemaFiles(String name, byte[] text, byte[] binary) {
       return new SchemaFiles(name, text, FlatcRunner.compile(schema));
     } catch (IOException e) {
       throw new SchemaException("cannot read schema " + schema + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The schema bundled in the jar ({@code schemas/organizations.fbs}), with the binary schema the
+   * build compiled from it: no flatc runs.
+   *
+   * @throws IllegalStateException when the jar lacks either file: a broken build
+   */
+  public static SchemaFiles bundled() {
+    return new SchemaFiles(
+        BUNDLED, resource(BUNDLED + TEXT_EXTENSION), resource(BUNDLED + BINARY_EXTENSION));
+  }
+
+  /**
+   * The schema an export follows: the user's file, or the bundled one when {@code schema} is null.
+   */
+  public static SchemaFiles forExport(Path schema) {
+    return schema == null ? bundled() : of(schema);
+  }
+
+  /** The name of the schema an export follows: {@link #nameOf}, or {@link #BUNDLED} for null. */
+  public static String nameFor(Path schema) {
+    return schema == null ? BUNDLED : nameOf(schema);
+  }
+
+  private static byte[] resource(String file) {
+    String path = "schemas/" + file;
+    try (InputStream in = SchemaFiles.class.getClassLoader().getResourceAsStream(path)) {
+      if (in == null) {
+        throw new IllegalStateException(path + " is missing from the classpath: broken build");
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + path + ": " + e.getMessage(), e);
     }
   }
 
@@ -143,6 +185,15 @@ public record SchemaFiles(String name, byte[] text, byte[] binary) {
    * @throws ArtifactException naming the file
    */
   public void requireUnchanged(Path schema) {
+    if (schema == null) {
+      if (!Arrays.equals(bundled().binary, binary)) {
+        throw new ArtifactException(
+            "the bundled organizations schema is not the one this export started with (another"
+                + " flatdump version); its shards so far follow the schema it had then. Finish it"
+                + " with that version, or start a fresh export with --new-run");
+      }
+      return;
+    }
     byte[] now;
     try {
       now = Files.readAllBytes(schema);

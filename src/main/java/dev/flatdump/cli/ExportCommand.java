@@ -74,14 +74,14 @@ public final class ExportCommand implements Callable<Integer> {
           "Your FlatBuffers schema (.fbs, or a binary .bfbs) to map the documents onto: each"
               + " document becomes one element of the root table's one vector of tables; see"
               + " docs/mapping.md. The export carries FILE.fbs and FILE.bfbs, and its shards are"
-              + " named after it. Without it: the bundled organizations schema.")
+              + " named after it (default: the bundled organizations.fbs, the articles' model).")
   private Path schema;
 
   @Option(
       names = "--strict",
       description =
-          "With --schema: reject a document that has a field the schema does not name (by"
-              + " default such fields are skipped and counted per path in the report).")
+          "Reject a document that has a field the schema does not name (by default such fields"
+              + " are skipped and counted per path in the report).")
   private boolean strict;
 
   @Option(
@@ -248,7 +248,7 @@ public final class ExportCommand implements Callable<Integer> {
   private static void requireMappable(Path schema, List<String> compare) {
     SchemaPlan plan;
     try {
-      plan = SchemaFiles.of(schema).plan();
+      plan = SchemaFiles.forExport(schema).plan();
     } catch (SchemaException e) {
       throw new IllegalArgumentException("--schema: " + e.getMessage(), e);
     }
@@ -294,9 +294,7 @@ public final class ExportCommand implements Callable<Integer> {
             fsyncSource,
             schema,
             strict);
-    if (options.schemaMode()) {
-      requireMappable(schema, options.compare()); // as the user spelled it, in the message
-    }
+    requireMappable(schema, options.compare()); // the schema as the user spelled it
     if (restart && newRun) {
       throw new IllegalArgumentException("--restart and --new-run exclude each other");
     }

@@ -1,14 +1,8 @@
 package dev.flatdump.cli;
 
-import dev.flatdump.Org;
-import dev.flatdump.artifact.OrgArtifact;
 import dev.flatdump.artifact.RecordJson;
 import dev.flatdump.artifact.SchemaArtifact;
-import dev.flatdump.encode.OrgStreamEncoder;
-import dev.flatdump.encode.StreamFormat;
-import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,8 +23,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Prints what an export directory or a .fb file holds.",
       "Opens the export (through its manifest) or the file with mmap, and prints its shards,"
-          + " its record count and the first N records as JSON lines; an export of your own"
-          + " schema is read through the binary schema it carries."
+          + " its record count and the first N records as JSON lines, read through the binary"
+          + " schema it carries."
     })
 public final class InspectCommand implements Callable<Integer> {
 
@@ -52,51 +46,10 @@ public final class InspectCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--json must be >= 0, got " + json);
     }
     PrintWriter out = spec.commandLine().getOut();
-    if (SchemaArtifact.isSchemaExport(path)) {
-      return inspect(SchemaArtifact.open(path), out);
-    }
-    OrgArtifact artifact = OrgArtifact.open(path);
-    long total = 0;
-    long bytes = 0;
-    for (int i = 0; i < artifact.files().size(); i++) {
-      Path f = artifact.files().get(i);
-      long n = dev.flatdump.encode.FlatBufferOrgs.count(artifact.shards().get(i));
-      long size = Files.size(f);
-      total += n;
-      bytes += size;
-      out.printf(
-          Locale.ROOT, "shard %d  %s  %,d bytes  %,d organizations%n", i, f.getFileName(), size, n);
-    }
-    out.printf(
-        Locale.ROOT,
-        "total  %,d organizations in %,d bytes (%d shard%s)%n",
-        total,
-        bytes,
-        artifact.files().size(),
-        artifact.files().size() == 1 ? "" : "s");
-    out.flush();
-    if (json > 0) {
-      OutputStream stdout =
-          new FilterOutputStream(System.out) {
-            @Override
-            public void close() throws IOException {
-              flush(); // never close System.out
-            }
-          };
-      try (OrgStreamEncoder enc = OrgStreamEncoder.create(StreamFormat.JSON, stdout)) {
-        int printed = 0;
-        for (Org org : artifact) {
-          if (printed++ >= json) {
-            break;
-          }
-          enc.write(org);
-        }
-      }
-    }
-    return 0;
+    return inspect(SchemaArtifact.open(path), out);
   }
 
-  /** An export of the user's schema: its records through the binary schema it carries. */
+  /** Its records, through the binary schema it carries. */
   private int inspect(SchemaArtifact artifact, PrintWriter out) throws IOException {
     RecordJson records = new RecordJson(artifact.plan());
     long total = 0;

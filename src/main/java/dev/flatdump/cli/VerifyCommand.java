@@ -2,15 +2,11 @@ package dev.flatdump.cli;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCursor;
-import dev.flatdump.artifact.ExportVerifier;
 import dev.flatdump.artifact.Manifest;
-import dev.flatdump.artifact.OrgArtifact;
 import dev.flatdump.artifact.OutputLayout;
 import dev.flatdump.artifact.RejectsWriter;
 import dev.flatdump.artifact.SchemaArtifact;
 import dev.flatdump.artifact.SchemaExportVerifier;
-import dev.flatdump.source.MongoDocumentCursor;
-import dev.flatdump.source.MongoOrgSource;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +14,6 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
-import org.bson.RawBsonDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -69,30 +64,14 @@ public final class VerifyCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Path dir = OutputLayout.resolve(this.dir);
     Manifest manifest = Manifest.read(dir.resolve(Manifest.FILE_NAME));
-    if (manifest.schema().binary() != null) {
-      return verifySchemaExport(dir, manifest, out);
-    }
-    OrgArtifact artifact = OrgArtifact.open(dir);
-    try (MongoClient client = mongo.connect();
-        MongoOrgSource source =
-            new MongoOrgSource(
-                client.getDatabase(mongo.db).getCollection(mongo.collection, RawBsonDocument.class),
-                BsonDocument.parse(manifest.source().query()),
-                null,
-                MongoDocumentCursor.Settings.DEFAULTS)) {
-      return print(
-          new ExportVerifier(maxDifferences)
-              .verify(source, artifact.iterator(), dir.resolve(RejectsWriter.FILE_NAME)),
-          dir,
-          out);
-    }
+    return verify(dir, manifest, out);
   }
 
   /**
-   * An export of the user's schema: the documents as the driver decodes them, mapped by the rules,
-   * against the records read back through the binary schema the export carries.
+   * The documents as the driver decodes them, mapped by the rules, against the records read back
+   * through the binary schema the export carries.
    */
-  private int verifySchemaExport(Path dir, Manifest manifest, PrintWriter out) {
+  private int verify(Path dir, Manifest manifest, PrintWriter out) {
     SchemaArtifact artifact = SchemaArtifact.open(dir);
     boolean strict = Boolean.TRUE.equals(manifest.options().strict());
     try (MongoClient client = mongo.connect();
@@ -111,7 +90,7 @@ public final class VerifyCommand implements Callable<Integer> {
     }
   }
 
-  private static int print(ExportVerifier.Result result, Path dir, PrintWriter out) {
+  private static int print(SchemaExportVerifier.Result result, Path dir, PrintWriter out) {
     result.differences().forEach(d -> out.println("DIFF " + d));
     if (result.clean()) {
       out.printf(Locale.ROOT, "verified: %,d documents agree with %s%n", result.compared(), dir);

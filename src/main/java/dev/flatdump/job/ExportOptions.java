@@ -1,5 +1,6 @@
 package dev.flatdump.job;
 
+import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.ShardWriter;
 import dev.flatdump.encode.DedupOptions;
 import java.nio.file.Path;
@@ -38,8 +39,8 @@ import org.springframework.batch.core.job.parameters.JobParametersBuilder;
  * @param fsyncSource whether the report flushes the source server ({@code {fsync: 1}}, an admin
  *     command that flushes every database) before reading its storage figures
  * @param schema the user's FlatBuffers schema ({@code .fbs} or {@code .bfbs}) that the documents
- *     are mapped onto; null for the bundled organizations engine
- * @param strict whether a BSON field the schema does not name rejects its document (schema only)
+ *     are mapped onto; null for the bundled {@code organizations.fbs}
+ * @param strict whether a BSON field the schema does not name rejects its document
  */
 public record ExportOptions(
     String source,
@@ -123,14 +124,12 @@ public record ExportOptions(
     }
     if (schema != null) {
       schema = schema.toAbsolutePath().normalize();
-    } else if (strict) {
-      throw new IllegalArgumentException("--strict needs --schema: it is a rule of the mapping");
     }
   }
 
-  /** Whether the documents are mapped onto the user's schema, not the bundled organizations. */
-  public boolean schemaMode() {
-    return schema != null;
+  /** The name of the schema this export follows: it names the shards and the schema's files. */
+  public String schemaName() {
+    return SchemaFiles.nameFor(schema);
   }
 
   /** Parses a comma list such as {@code gzip,zstd}; {@code none} or blank is the empty list. */
@@ -208,7 +207,10 @@ public record ExportOptions(
   public JobParameters toJobParameters() {
     JobParametersBuilder b = new JobParametersBuilder();
     if (schema != null) {
-      b.addString(SCHEMA, schema.toString()).addString(STRICT, Boolean.toString(strict));
+      b.addString(SCHEMA, schema.toString());
+    }
+    if (schema != null || strict) {
+      b.addString(STRICT, Boolean.toString(strict));
     }
     return b.addString(SOURCE, source)
         .addString(DATABASE, database)

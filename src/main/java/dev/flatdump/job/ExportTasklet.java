@@ -31,8 +31,7 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
  * {@code exportStep}: streams documents from the reader into FlatBuffers shards and rejects,
- * through the user's schema ({@code --schema}) or the bundled organizations engine ({@link
- * RecordSink}).
+ * through the user's schema ({@code --schema}, else the bundled {@code organizations.fbs}).
  *
  * <p>One call of {@link #execute} fills one shard (or reaches the end). Spring Batch commits after
  * each call, saving the reader's last {@code _id} and this tasklet's state together, at a moment
@@ -53,9 +52,8 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
   private ExportOptions options;
   private DocumentItemReader reader;
   private int initialCapacity;
-  private long expectedOrgs;
   private Progress progress;
-  private RecordSink sink;
+  private SchemaSink sink;
   private RejectsWriter rejects;
   private long exported;
   private long rejectsLength;
@@ -84,8 +82,6 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
             new MongoDocumentCursor.Settings(options.batchSize(), 5, Duration.ofSeconds(1)));
     CollectionStats stats = CollectionStats.estimate(collection);
     initialCapacity = initialCapacity(stats, options);
-    // The collection's count forecasts the shards' sizes only when every document is read.
-    expectedOrgs = query.isEmpty() ? Math.max(0, stats.count()) : 0;
     progress =
         new Progress(
             "exportStep",
@@ -123,29 +119,36 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
     String counts = resuming ? ctx.getString(STATS) : null;
     exported = ctx.getLong(EXPORTED, 0L);
     rejectsLength = ctx.getLong(REJECTS_LENGTH, 0L);
-    if (options.schemaMode()) {
-      SchemaFiles schema = schema(staging, resuming);
-      sink =
-          new SchemaSink(
-              staging, schema.name(), schema.plan(), options, initialCapacity, done, counts);
-    } else {
-      sink = new OrgSink(staging, options, initialCapacity, expectedOrgs, done, counts);
-    }
+    SchemaFiles schema = schema(staging, resuming);
+    sink =
+        new SchemaSink(
+            staging, schema.name(), schema.plan(), options, initialCapacity, done, counts);
     rejects = new RejectsWriter(staging, rejectsLength, ctx.getLong(REJECTED, 0L));
     progress.resume(exported + rejects.count());
   }
 
   /**
-   * The schema this export follows: on a fresh start, the user's file, compiled and staged beside
-   * the shards; on a restart, the one staged then (the user's file must still hold the same).
+   * The schema this export follows: on a fresh start, the user's file compiled (or the bundled one)
+   * and staged beside the shards; on a restart, the one staged then (the user's file must still
+   * hold the same).
    */
   private SchemaFiles schema(Path staging, boolean resuming) {
     if (resuming) {
-      SchemaFiles staged = SchemaFiles.staged(staging, SchemaFiles.nameOf(options.schema()));
+      String name = options.schemaName();
+      if (!Files.exists(staging.resolve(name + SchemaFiles.BINARY_EXTENSION))) {
+        throw new ArtifactException(
+            "this export was started by an older flatdump, which staged no "
+                + name
+                + SchemaFiles.BINARY_EXTENSION
+                + " in "
+                + staging
+                + "; start a fresh export with --new-run");
+      }
+      SchemaFiles staged = SchemaFiles.staged(staging, name);
       staged.requireUnchanged(options.schema());
       return staged;
     }
-    SchemaFiles schema = SchemaFiles.of(options.schema());
+    SchemaFiles schema = SchemaFiles.forExport(options.schema());
     schema.plan(); // refuses what cannot be mapped before anything is written
     schema.stage(staging);
     return schema;
@@ -159,7 +162,7 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
       while ((d = reader.read()) != null) {
         contribution.incrementReadCount();
         progress.advance(1);
-        RecordSink.Added added = sink.add(d);
+        SchemaSink.Added added = sink.add(d);
         if (added.reject() == null) {
           exported++;
           written++;

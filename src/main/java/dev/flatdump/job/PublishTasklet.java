@@ -1,7 +1,6 @@
 package dev.flatdump.job;
 
 import dev.flatdump.artifact.ArtifactFile;
-import dev.flatdump.artifact.AtomicFiles;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OutputLayout;
 import dev.flatdump.artifact.Publisher;
@@ -38,23 +37,11 @@ final class PublishTasklet implements Tasklet {
     Path staging = options.staging();
     List<ArtifactFile> files = new ArrayList<>(JobState.files(jobCtx.getString(JobState.FILES)));
     files.addAll(JobState.files(jobCtx.getString(JobState.REPORT_FILES)));
-    Manifest.Schema schemaInfo;
-    if (options.schemaMode()) {
-      Path dir =
-          Files.isDirectory(staging)
-              ? staging
-              : OutputLayout.exportDir(options.out(), exportName(options, job));
-      schemaInfo = userSchema(dir, SchemaFiles.nameOf(options.schema()), files);
-    } else {
-      byte[] schema = SchemaInfo.text();
-      schemaInfo = SchemaInfo.describe(schema);
-      if (Files.isDirectory(staging)) {
-        AtomicFiles.write(staging.resolve(schemaInfo.file()), out -> out.write(schema));
-      }
-      files.add(
-          new ArtifactFile(
-              schemaInfo.file(), "fbs", schema.length, schemaInfo.sha256(), null, null));
-    }
+    Path dir =
+        Files.isDirectory(staging)
+            ? staging
+            : OutputLayout.exportDir(options.out(), exportName(options, job));
+    Manifest.Schema schemaInfo = schema(dir, options.schemaName(), files);
     long exported = jobCtx.getLong(JobState.EXPORTED);
     long rejected = jobCtx.getLong(JobState.REJECTED);
     Instant started =
@@ -67,10 +54,10 @@ final class PublishTasklet implements Tasklet {
             schemaInfo,
             new Manifest.Source(options.database(), options.collection(), options.query()),
             new Manifest.Options(
-                options.schemaMode() ? options.dedup().tablesText() : options.dedup().toString(),
+                options.dedup().tablesText(),
                 options.compress(),
                 options.shardSize(),
-                options.schemaMode() ? options.strict() : null),
+                options.strict()),
             new Manifest.Counts(exported + rejected, exported, rejected),
             files,
             started,
@@ -83,11 +70,11 @@ final class PublishTasklet implements Tasklet {
   }
 
   /**
-   * The user's schema, staged by {@code exportStep} beside the shards: lists its files and
+   * The export's schema, staged by {@code exportStep} beside the shards: lists its files and
    * describes it. After a crash past the rename the staging directory is gone, and the files are
    * read from the published export, which the rerun's {@link Publisher#publish} then completes.
    */
-  private static Manifest.Schema userSchema(Path dir, String name, List<ArtifactFile> files) {
+  private static Manifest.Schema schema(Path dir, String name, List<ArtifactFile> files) {
     SchemaFiles schema = SchemaFiles.staged(dir, name);
     ArtifactFile binary = ArtifactFile.of(dir.resolve(schema.binaryFile()), "bfbs", null, null);
     ArtifactFile main = binary;

@@ -2,10 +2,8 @@ package dev.flatdump.job;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoCursor;
-import dev.flatdump.Org;
 import dev.flatdump.artifact.ArtifactException;
 import dev.flatdump.artifact.ArtifactFile;
-import dev.flatdump.artifact.OrgArtifact;
 import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.encode.plan.SchemaPlan;
@@ -65,9 +63,7 @@ final class ReportTasklet implements Tasklet {
     List<ShardFile> shards = JobState.shards(jobCtx.getString(JobState.SHARDS));
     List<ArtifactFile> files = JobState.files(jobCtx.getString(JobState.FILES));
     SizeReport.Dedup dedup =
-        options.schemaMode()
-            ? SizeReport.Dedup.of(JobState.counts(jobCtx.getString(JobState.ENCODE_COUNTS)))
-            : SizeReport.Dedup.of(JobState.stats(jobCtx.getString(JobState.DEDUP_STATS)));
+        SizeReport.Dedup.of(JobState.counts(jobCtx.getString(JobState.ENCODE_COUNTS)));
     long exported = jobCtx.getLong(JobState.EXPORTED);
     long rejected = jobCtx.getLong(JobState.REJECTED);
     Path staging = options.staging();
@@ -82,9 +78,7 @@ final class ReportTasklet implements Tasklet {
       runtime.progress().accept("reportStep: measuring baselines " + options.compare());
     }
     List<BaselineSize> baselines =
-        options.schemaMode()
-            ? measureSchemaBaselines(options, shards, staging, runtime.compressThreads())
-            : measureBaselines(options, shards, staging, runtime.compressThreads());
+        measureBaselines(options, shards, staging, runtime.compressThreads());
 
     Instant started = instant(job.getStartTime());
     Instant now = Instant.now();
@@ -118,7 +112,7 @@ final class ReportTasklet implements Tasklet {
             started,
             now.isBefore(started) ? started : now,
             new SizeReport.Options(
-                options.schemaMode() ? options.dedup().tablesText() : options.dedup().toString(),
+                options.dedup().tablesText(),
                 options.compress().isEmpty() ? "none" : String.join(",", options.compress()),
                 Long.toString(options.shardSize())));
     ReportWriter writer = new ReportWriter();
@@ -133,39 +127,18 @@ final class ReportTasklet implements Tasklet {
     return RepeatStatus.FINISHED;
   }
 
-  private static List<BaselineSize> measureBaselines(
-      ExportOptions options, List<ShardFile> shards, Path staging, int threads) {
-    if (options.compare().isEmpty()) {
-      return List.of();
-    }
-    Set<Baseline> which = EnumSet.copyOf(Baseline.parse(String.join(",", options.compare())));
-    try (BaselineSizer sizer =
-        new BaselineSizer(
-            which,
-            CompressTasklet.compression(options, "gzip", threads),
-            CompressTasklet.compression(options, "zstd", threads))) {
-      for (ShardFile s : shards) {
-        for (Org org : OrgArtifact.open(staging.resolve(s.fileName()))) {
-          sizer.add(org);
-        }
-        sizer.shardBoundary();
-      }
-      return sizer.finish();
-    }
-  }
-
   /**
-   * The baselines of an export of the user's schema: the FlatBuffers ones encode the source
-   * documents again (one more pass over the collection, with the export's query, in {@code _id}
-   * order), JSON lines come from the staged shards.
+   * The baselines: the FlatBuffers ones encode the source documents again (one more pass over the
+   * collection, with the export's query, in {@code _id} order); JSON lines and protobuf come from
+   * the staged shards.
    */
-  private List<BaselineSize> measureSchemaBaselines(
+  private List<BaselineSize> measureBaselines(
       ExportOptions options, List<ShardFile> shards, Path staging, int threads) {
     if (options.compare().isEmpty()) {
       return List.of();
     }
     Set<Baseline> which = EnumSet.copyOf(Baseline.parse(String.join(",", options.compare())));
-    SchemaPlan plan = SchemaFiles.staged(staging, SchemaFiles.nameOf(options.schema())).plan();
+    SchemaPlan plan = SchemaFiles.staged(staging, options.schemaName()).plan();
     try (SchemaBaselines sizer =
         new SchemaBaselines(
             plan,
@@ -192,7 +165,7 @@ final class ReportTasklet implements Tasklet {
           }
         }
       }
-      for (ShardFile s : shards) {
+      for (ShardFile s : sizer.needsShards() ? shards : List.<ShardFile>of()) {
         Path file = staging.resolve(s.fileName());
         try (FileChannel ch = FileChannel.open(file)) {
           sizer.addShard(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()));

@@ -14,10 +14,20 @@ import java.util.List;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 
 /**
- * The user's schema ({@code --schema}): each document's BSON bytes straight into {@link
- * SchemaShardWriter}.
+ * Where {@code exportStep} puts each document it reads: its BSON bytes straight into {@link
+ * SchemaShardWriter}, under the export's schema, or into rejects with a reason.
  */
-final class SchemaSink implements RecordSink {
+final class SchemaSink {
+
+  /** What became of one document. */
+  record Added(Reject reject, boolean shardDone) {
+    static final Added SAME_SHARD = new Added(null, false);
+    static final Added SHARD_DONE = new Added(null, true);
+
+    static Added rejected(Reject reject) {
+      return new Added(reject, false);
+    }
+  }
 
   private final String baseName;
   private final SchemaShardWriter shards;
@@ -48,8 +58,13 @@ final class SchemaSink implements RecordSink {
     this.before = counts == null ? EncodeCounts.EMPTY : JobState.counts(counts);
   }
 
-  @Override
-  public Added add(RawDocument document) {
+  /**
+   * Adds one document; its bytes are not kept.
+   *
+   * @return {@link Added#SHARD_DONE} when it completed a shard, now durable under its staging name;
+   *     a reject when it was not exported
+   */
+  Added add(RawDocument document) {
     if (document.id() == null) {
       return Added.rejected(new Reject(null, "_id", "missing"));
     }
@@ -63,18 +78,18 @@ final class SchemaSink implements RecordSink {
     return Added.rejected(new Reject(document.id(), why.path(), why.reason()));
   }
 
-  @Override
-  public void finish() {
+  /** Finishes the last shard (an empty one when there was no shard at all). */
+  void finish() {
     shards.finish();
   }
 
-  @Override
-  public List<ShardFile> shards() {
+  /** The shards completed so far, in order, under their staging names. */
+  List<ShardFile> shards() {
     return shards.shards();
   }
 
-  @Override
-  public String baseName() {
+  /** The shards' name when there is one shard: {@code BASE.fb}. */
+  String baseName() {
     return baseName;
   }
 
@@ -84,13 +99,13 @@ final class SchemaSink implements RecordSink {
     return before.plus(new EncodeCounts(sharing, shards.unknownFields()));
   }
 
-  @Override
-  public String counts() {
+  /** The counts so far as JSON for the step's context, so that a restart goes on counting. */
+  String counts() {
     return JobState.counts(total());
   }
 
-  @Override
-  public void handOver(ExecutionContext jobContext) {
+  /** Hands the counts of the whole export to the steps after, in the job's context. */
+  void handOver(ExecutionContext jobContext) {
     jobContext.putString(JobState.ENCODE_COUNTS, counts());
   }
 }

@@ -1,8 +1,9 @@
 package dev.flatdump.artifact;
 
-import dev.flatdump.encode.DedupOptions;
+import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.sample.OrgGenerator;
 import dev.flatdump.sample.Profile;
+import dev.flatdump.source.OrgCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,11 +11,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import org.bson.BsonBinaryWriter;
+import org.bson.BsonObjectId;
+import org.bson.io.BasicOutputBuffer;
 
 /**
- * Builds a real export directory without MongoDB, as the job does: shards through {@link
- * ShardWriter}, gzip and zstd copies through {@link ShardCompressor}, an empty {@code
- * rejects.jsonl}, and {@code manifest.json} last. Public for the CLI tests.
+ * Builds a real export directory without MongoDB, as the job does: shards of the bundled schema
+ * through {@link SchemaShardWriter}, the schema's files, gzip and zstd copies through {@link
+ * ShardCompressor}, an empty {@code rejects.jsonl}, and {@code manifest.json} last. Public for the
+ * CLI tests.
  */
 public final class ExportCheckFixtures {
 
@@ -28,11 +33,24 @@ public final class ExportCheckFixtures {
 
   /** Writes an export of {@value #ORGS} realistic orgs in several shards; returns its manifest. */
   public static Manifest export(Path dir) {
-    ShardWriter writer =
-        new ShardWriter(dir, DedupOptions.ALL, SHARD_SIZE, 4096, 0, List.of(), null);
+    SchemaFiles schema = SchemaFiles.bundled();
+    SchemaShardWriter writer =
+        new SchemaShardWriter(
+            dir,
+            schema.name(),
+            schema.plan(),
+            Sharing.Kinds.ALL,
+            false,
+            SHARD_SIZE,
+            List.of(),
+            4096);
     OrgGenerator generator = new OrgGenerator(Profile.REALISTIC, 11);
+    OrgCodec codec = new OrgCodec();
     for (int i = 0; i < ORGS; i++) {
-      writer.add(generator.next());
+      BasicOutputBuffer bson = new BasicOutputBuffer();
+      codec.encode(
+          new BsonBinaryWriter(bson), new BsonObjectId(generator.idOf(i)), generator.next());
+      writer.add(bson.getInternalBuffer(), 0, bson.getPosition());
     }
     writer.finish();
     List<ArtifactFile> files = new ArrayList<>();
@@ -57,6 +75,10 @@ public final class ExportCheckFixtures {
                 s.records()));
       }
     }
+    for (Path p : schema.stage(dir)) {
+      String name = p.getFileName().toString();
+      files.add(ArtifactFile.of(p, name.endsWith(".bfbs") ? "bfbs" : "fbs", null, null));
+    }
     try {
       Path rejects = Files.write(dir.resolve(RejectsWriter.FILE_NAME), new byte[0]);
       files.add(
@@ -68,9 +90,11 @@ public final class ExportCheckFixtures {
     Manifest manifest =
         new Manifest(
             Manifest.FORMAT_VERSION,
-            new Manifest.Schema("organizations.fbs", "0".repeat(64), "ORGS"),
+            new Manifest.Schema(
+                schema.textFile(), Checksums.sha256(schema.text()), "ORGS", schema.binaryFile()),
             new Manifest.Source("shop", "organizations", "{}"),
-            new Manifest.Options("strings,attributes,vectors", List.of("gzip", "zstd"), SHARD_SIZE),
+            new Manifest.Options(
+                "strings,tables,vectors", List.of("gzip", "zstd"), SHARD_SIZE, false),
             new Manifest.Counts(ORGS, ORGS, 0),
             files,
             Instant.parse("2024-05-01T10:00:00Z"),

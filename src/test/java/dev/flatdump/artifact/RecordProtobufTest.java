@@ -31,10 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class RecordProtobufTest {
 
-  private static final SchemaPlan ORGANIZATIONS =
-      SchemaPlan.load(
-          java.nio.file.Path.of(
-              System.getProperty("flatdump.basedir", "."), "schemas", "organizations.fbs"));
+  private static final SchemaPlan ORGANIZATIONS = SchemaFiles.bundled().plan();
 
   /** The orgs exported by the schema engine, as one shard of the bundled schema. */
   private static ByteBuffer shard(List<Org> orgs, Sharing.Kinds kinds) {

@@ -139,7 +139,7 @@ class SchemaExportVerifierTest {
     Path rejects = dir.resolve("rejects.jsonl");
     ByteBuffer shard = export(fx, docs, rejects);
 
-    ExportVerifier.Result result =
+    SchemaExportVerifier.Result result =
         new SchemaExportVerifier(fx.plan, false, 50)
             .verify(docs.iterator(), List.of(shard), rejects);
 
@@ -161,7 +161,7 @@ class SchemaExportVerifierTest {
     docs.get(1).put("i16", new BsonInt32(11)); // changed since the export
     docs.get(3).put("i16", new BsonInt32(70000)); // no longer fits
 
-    ExportVerifier.Result result =
+    SchemaExportVerifier.Result result =
         new SchemaExportVerifier(fx.plan, false, 50)
             .verify(docs.iterator(), List.of(shard), rejects);
 

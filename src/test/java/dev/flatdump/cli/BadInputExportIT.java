@@ -10,6 +10,7 @@ import dev.flatdump.Org;
 import dev.flatdump.artifact.OrgArtifact;
 import dev.flatdump.source.BadInputCorpus;
 import dev.flatdump.source.BadInputCorpus.Case;
+import dev.flatdump.source.InvalidDocumentException;
 import dev.flatdump.source.OrgCodec;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
@@ -132,10 +133,21 @@ class BadInputExportIT {
     List<Org> artifact = new ArrayList<>();
     OrgArtifact.open(out).forEach(artifact::add);
     assertThat(artifact).hasSameSizeAs(exported);
+    int compared = 0;
     for (int i = 0; i < exported.size(); i++) {
       Case c = exported.get(i);
-      assertSameOrg(c.id(), artifact.get(i), codec.decode(c.document()));
+      Org expected;
+      try {
+        expected = codec.decode(c.document());
+      } catch (InvalidDocumentException e) {
+        // exported by a rule the articles' codec does not have (a decimal or an ObjectId as a
+        // string, a scalar left out): verify below compares it by the mapping rules
+        continue;
+      }
+      assertSameOrg(c.id(), artifact.get(i), expected);
+      compared++;
     }
+    assertThat(compared).as("documents compared with the codec").isPositive();
 
     JsonNode records =
         JSON.readTree(Files.readString(ExportCommandIT.exported(out).resolve("report.json")))

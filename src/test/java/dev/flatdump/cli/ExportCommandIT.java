@@ -122,7 +122,9 @@ class ExportCommandIT {
               "report.json",
               "report.md",
               "report.html",
-              "organizations.fbs");
+              "organizations.fbs",
+              "organizations.bfbs");
+      assertThat(m.schema().binary()).isEqualTo("organizations.bfbs");
       for (var f : m.files()) {
         assertThat(Checksums.sha256(dir.resolve(f.name()))).as(f.name()).isEqualTo(f.sha256());
       }
@@ -198,7 +200,7 @@ class ExportCommandIT {
       assertThat(r.at("/records/read").asLong()).isEqualTo(800);
       assertThat(r.at("/records/exported").asLong()).isEqualTo(800);
       assertThat(r.at("/records/rejected").asLong()).isZero();
-      for (String kind : List.of("strings", "attributes", "vectors")) {
+      for (String kind : List.of("strings", "dev.flatdump.schema.fb.Attribute", "vectors")) {
         assertThat(r.at("/dedup/" + kind + "/total").asLong()).as(kind).isPositive();
         assertThat(r.at("/dedup/" + kind + "/unique").asLong()).as(kind).isPositive();
       }
@@ -212,15 +214,24 @@ class ExportCommandIT {
       assertThat(fb).isEqualTo(Files.size(exported(out).resolve("organizations.fb")));
       long plain = -1;
       long strings = -1;
+      long protobuf = -1;
       for (JsonNode b : r.get("baselines")) {
         String name = b.get("name").asString();
         if (name.equals("plain")) {
           plain = b.get("bytes").asLong();
         } else if (name.equals("strings")) {
           strings = b.get("bytes").asLong();
+        } else if (name.equals("protobuf")) {
+          protobuf = b.get("bytes").asLong();
         }
       }
       assertThat(strings).isLessThan(plain);
+      assertThat(protobuf)
+          .as("protobuf's own serialization of the same records")
+          .isEqualTo(
+              dev.flatdump.testing.ProtobufOrgs.of(
+                      new OrgGenerator(Profile.REALISTIC, 5).stream().limit(800).toList())
+                  .getSerializedSize());
       assertThat(fb).isLessThan(strings);
       assertThat(run.out())
           .contains("export: " + exported(out))
@@ -250,7 +261,7 @@ class ExportCommandIT {
 
       CliRun inspect = CliRun.of("inspect", out.toString());
       assertThat(inspect.out())
-          .contains("total  600 organizations")
+          .contains("total  600 records")
           .contains(m.shards().size() + " shards");
       CliRun verify = verify(server, db, "orgs", out);
       assertThat(verify.exitCode()).as(verify.toString()).isZero();

@@ -157,7 +157,7 @@ class LauncherIT {
     assertThat(later.exit()).as(later.out()).isZero();
     assertThat(later.out())
         .contains("dev.flatdump.cli.Flatdump source: shared objects file (top)")
-        .contains("dev.flatdump.encode.FlatBufferOrgsBuilder source: shared objects file (top)");
+        .contains("dev.flatdump.encode.engine.RecordEncoder source: shared objects file (top)");
     Launch without =
         await(
             start(

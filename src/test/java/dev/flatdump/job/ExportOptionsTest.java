@@ -156,7 +156,7 @@ class ExportOptionsTest {
 
       assertThat(ExportOptions.from(options.toJobParameters())).isEqualTo(options);
       assertThat(options.schema()).isAbsolute();
-      assertThat(options.schemaMode()).isTrue();
+      assertThat(options.schemaName()).isEqualTo("states");
     }
 
     @Test
@@ -175,6 +175,19 @@ class ExportOptionsTest {
       assertThat(valid().toJobParameters().parameters())
           .extracting(JobParameter::name)
           .doesNotContain("schema", "strict");
+      assertThat(options(a -> a.strict = true).toJobParameters().getIdentifyingParameters())
+          .extracting(JobParameter::name)
+          .contains("strict")
+          .doesNotContain("schema");
+    }
+
+    @Test
+    void followTheBundledSchemaWhenTheyNameNone() {
+      ExportOptions options = options(a -> a.strict = true);
+
+      assertThat(options.schema()).isNull();
+      assertThat(options.schemaName()).isEqualTo("organizations");
+      assertThat(ExportOptions.from(options.toJobParameters())).isEqualTo(options);
     }
 
     @Test
@@ -247,13 +260,6 @@ class ExportOptionsTest {
       assertThatIllegalArgumentException()
           .isThrownBy(() -> options(a -> a.query = "{\"a\": 1}, {\"b\": 1}"))
           .withMessageContaining("query");
-    }
-
-    @Test
-    void strictWithoutASchema() {
-      assertThatIllegalArgumentException()
-          .isThrownBy(() -> options(a -> a.strict = true))
-          .withMessage("--strict needs --schema: it is a rule of the mapping");
     }
 
     @Test

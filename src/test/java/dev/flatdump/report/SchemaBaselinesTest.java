@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import dev.flatdump.Org;
 import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.RecordJson;
+import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.encode.engine.RecordEncoder;
 import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
@@ -170,10 +171,7 @@ class SchemaBaselinesTest {
 
   @Test
   void measuresProtobufForOrganizationsFromTheExportedRecords() throws Exception {
-    SchemaPlan plan =
-        SchemaPlan.load(
-            java.nio.file.Path.of(
-                System.getProperty("flatdump.basedir", "."), "schemas", "organizations.fbs"));
+    SchemaPlan plan = SchemaFiles.bundled().plan();
     var generator = new OrgGenerator(Profile.REALISTIC, 5);
     var codec = new OrgCodec();
     var shard = new ShardBuilder(plan, Sharing.Kinds.ALL, false, 1 << 16);

@@ -33,10 +33,9 @@ import picocli.CommandLine.Spec;
       "Times the export (all de-dup on, no compressed copies unless --compress) against scans of"
           + " the same collection: raw"
           + " BSON (the floor), driver Documents, and flatdump's reader alone; with docs/s, heap"
-          + " and peak RSS for each; the export runs twice, with the hand-written organizations"
-          + " engine and with the schema-driven one on organizations.fbs (--schema); then the"
+          + " and peak RSS for each; the export follows the bundled organizations.fbs; then the"
           + " export's two speed targets (0.5x the raw scan's docs/s, 3x the Document scan's),"
-          + " met or missed in this run, and the two engines' ratio."
+          + " met or missed in this run."
     })
 public final class BenchExportCommand implements Callable<Integer> {
 

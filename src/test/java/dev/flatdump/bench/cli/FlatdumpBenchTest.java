@@ -32,8 +32,8 @@ class FlatdumpBenchTest {
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
         .contains("CPU per document: profile realistic, 40 orgs (seed 42)")
-        .contains("| RawOrgDecoder decode (the export's) |")
-        .contains("| decode + encode, one document at a time (the export's main thread) |");
+        .contains("| RawOrgDecoder decode (the hand-written engine's) |")
+        .contains("| hand-written engine: decode + encode, one document at a time |");
     assertThat(run.err()).contains("bench cpu: generating 40 realistic orgs as BSON");
   }
 
