@@ -1,17 +1,14 @@
 package dev.flatdump.bench;
 
 import dev.flatdump.Org;
-import dev.flatdump.encode.DedupOptions;
-import dev.flatdump.encode.FlatBufferOrgsBuilder;
+import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.sample.OrgGenerator;
 import dev.flatdump.sample.Profile;
 import dev.flatdump.source.OrgCodec;
-import dev.flatdump.source.RawOrgDecoder;
 import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -95,23 +92,18 @@ public final class CpuBenchmark {
             + " orgs as BSON");
     List<RawBsonDocument> documents = documents();
     long bsonBytes = documents.stream().mapToLong(d -> d.getByteBuffer().remaining()).sum();
-    List<Org> decoded = decodeAll(documents);
     List<Row> rows =
         List.of(
             new Row("driver Document decode (DocumentCodec)", CpuBenchmark::documentDecode),
             new Row(
-                "OrgCodec decode (BsonBinaryReader)",
+                "OrgCodec decode into records (BsonBinaryReader)",
                 docs -> attributes(docs, new OrgCodec()::decode)),
             new Row(
-                "RawOrgDecoder decode (the hand-written engine's)",
-                docs -> attributes(docs, new RawOrgDecoder()::decode)),
-            new Row("FlatBufferOrgsBuilder encode, all de-dup", docs -> encode(decoded)),
+                "flatdump engine on organizations.fbs, all de-dup (the export's)",
+                engineRow(Sharing.Kinds.ALL)),
             new Row(
-                "hand-written engine: decode + encode, one document at a time",
-                CpuBenchmark::decodeAndEncode),
-            new Row(
-                "schema-driven engine on organizations.fbs, all de-dup (the export's)",
-                engineRow()));
+                "flatdump engine on organizations.fbs, strings only",
+                engineRow(new Sharing.Kinds(true, false, false))));
     long[][] nanos = new long[rows.size()][settings.runs()];
     long[][] allocated = new long[rows.size()][settings.runs()];
     long[] checksums = new long[rows.size()];
@@ -165,15 +157,6 @@ public final class CpuBenchmark {
     return documents;
   }
 
-  private static List<Org> decodeAll(List<RawBsonDocument> documents) {
-    var decoder = new RawOrgDecoder();
-    List<Org> orgs = new ArrayList<>(documents.size());
-    for (RawBsonDocument document : documents) {
-      orgs.add(decoder.decode(document));
-    }
-    return orgs;
-  }
-
   /** Fields decoded, so the decoding cannot be skipped. */
   private static long documentDecode(List<RawBsonDocument> documents) {
     var codec = new DocumentCodec();
@@ -198,59 +181,21 @@ public final class CpuBenchmark {
     return attributes;
   }
 
-  /** The finished buffer's size, which the fused row must match. */
-  private static long encode(List<Org> orgs) {
-    var builder = newBuilder();
-    for (Org org : orgs) {
-      builder.add(org);
-    }
-    return finishedSize(builder);
-  }
-
-  private static long decodeAndEncode(List<RawBsonDocument> documents) {
-    var decoder = new RawOrgDecoder();
-    var builder = newBuilder();
-    for (RawBsonDocument document : documents) {
-      builder.add(decoder.decode(document));
-    }
-    return finishedSize(builder);
-  }
-
   /**
-   * The schema-driven engine on the same documents, from the schema bundled in the jar: its
-   * finished buffer's size, to set beside the hand-written engine's.
+   * The export's engine on the documents, with the schema bundled in the jar and {@code kinds} of
+   * de-dup: the finished buffer's size.
    */
-  private static ToLongFunction<List<RawBsonDocument>> engineRow() {
-    SchemaPlan plan;
-    try (var in =
-        CpuBenchmark.class.getClassLoader().getResourceAsStream("schemas/organizations.fbs")) {
-      java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("flatdump-bench-");
-      java.nio.file.Path fbs = dir.resolve("organizations.fbs");
-      java.nio.file.Files.write(fbs, java.util.Objects.requireNonNull(in).readAllBytes());
-      plan = SchemaPlan.load(fbs);
-      java.nio.file.Files.delete(fbs);
-      java.nio.file.Files.delete(dir);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+  private static ToLongFunction<List<RawBsonDocument>> engineRow(Sharing.Kinds kinds) {
+    SchemaPlan plan = SchemaFiles.bundled().plan();
     return documents -> {
-      var shard = new ShardBuilder(plan, Sharing.Kinds.ALL, false, 32 << 20);
+      // what the export starts a default 128 MiB shard with at most: a quarter of it
+      var shard = new ShardBuilder(plan, kinds, false, 32 << 20);
       for (RawBsonDocument document : documents) {
         var bytes = document.getByteBuffer();
         shard.add(bytes.array(), bytes.arrayOffset(), bytes.remaining());
       }
       return shard.finish().remaining();
     };
-  }
-
-  private static FlatBufferOrgsBuilder newBuilder() {
-    // What the export starts a default 128 MiB shard with at most: a quarter of it.
-    return new FlatBufferOrgsBuilder(DedupOptions.ALL, 32 << 20);
-  }
-
-  private static long finishedSize(FlatBufferOrgsBuilder builder) {
-    ByteBuffer finished = builder.finish();
-    return finished.remaining();
   }
 
   private static long min(long[] values) {

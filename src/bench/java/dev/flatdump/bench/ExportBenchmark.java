@@ -6,11 +6,15 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoCursor;
 import com.mongodb.client.MongoDatabase;
 import dev.flatdump.FlatdumpException;
+import dev.flatdump.artifact.SchemaFiles;
+import dev.flatdump.encode.engine.RejectedRecord;
+import dev.flatdump.encode.engine.ShardBuilder;
+import dev.flatdump.encode.engine.Sharing;
+import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.source.MongoDocumentCursor;
-import dev.flatdump.source.MongoOrgSource;
-import dev.flatdump.source.SourceRecord;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,11 +32,11 @@ import org.bson.conversions.Bson;
  * Measures the export end to end against what reading the same collection costs, in one JVM and one
  * run: a raw cursor scan (the floor: the driver hands over each document's bytes), a scan that
  * decodes every document into a driver {@link Document} (what a naive exporter pays), a scan
- * through flatdump's own reader ({@link MongoOrgSource}: BSON decoded into records, nothing
- * written), and the real export through {@link ExportLauncher} into a fresh directory, without
- * compressed copies unless the settings ask for them. Every scan asks the server the same thing the
- * export does: all documents, whole (no projection), in {@code _id} order along the {@code _id}
- * index, in batches of the same size.
+ * through flatdump's own cursor and engine ({@link MongoDocumentCursor} into a {@link ShardBuilder}
+ * of the bundled schema: every document encoded, nothing written), and the real export through
+ * {@link ExportLauncher} into a fresh directory, without compressed copies unless the settings ask
+ * for them. Every scan asks the server the same thing the export does: all documents, whole (no
+ * projection), in {@code _id} order along the {@code _id} index, in batches of the same size.
  *
  * <p>Each run does every row once, in that order, after warm-up runs of all rows, so that drift in
  * the machine's load hits every row alike. Not thread-safe; run one at a time.
@@ -112,6 +116,7 @@ public final class ExportBenchmark {
   private final Settings settings;
   private final Consumer<String> log;
   private final HeapProbe probe = new HeapProbe();
+  private final SchemaPlan plan = SchemaFiles.bundled().plan();
 
   private ExportBenchmark(MongoClient client, Settings settings, Consumer<String> log) {
     this.client = Objects.requireNonNull(client, "client");
@@ -139,12 +144,12 @@ public final class ExportBenchmark {
         List.of(
             "raw cursor scan (RawBsonDocument, sum of byte lengths)",
             "driver Document scan (DocumentCodec)",
-            "flatdump reader only (MongoOrgSource: BSON → records)",
+            "flatdump cursor + engine, nothing written (MongoDocumentCursor → ShardBuilder)",
             "flatdump export (ExportLauncher, the bundled organizations.fbs, --compress "
                 + (settings.compress().isEmpty() ? "none" : String.join(",", settings.compress()))
                 + ")");
     List<Row> rows =
-        List.of(run -> rawScan(), run -> documentScan(), run -> orgScan(), new Export("export"));
+        List.of(run -> rawScan(), run -> documentScan(), run -> engineScan(), new Export("export"));
     int runs = settings.runs();
     long[][] nanos = new long[rows.size()][runs];
     long[][] peakUsed = new long[rows.size()][runs];
@@ -280,25 +285,39 @@ public final class ExportBenchmark {
     return new Pass(docs, fields, "");
   }
 
-  private Pass orgScan() {
-    long accepted = 0;
+  /**
+   * The export's cursor and engine on the bundled schema, nothing written: each document's bytes
+   * encoded into an in-memory shard, cut where the export cuts one.
+   */
+  private Pass engineScan() {
+    long docs = 0;
     long rejected = 0;
+    long bytes = 0;
     var cursorSettings =
         new MongoDocumentCursor.Settings(
             settings.batchSize(),
             MongoDocumentCursor.Settings.DEFAULTS.maxReopens(),
             MongoDocumentCursor.Settings.DEFAULTS.reopenBackoff());
-    try (var source =
-        new MongoOrgSource(rawCollection(), new BsonDocument(), null, cursorSettings)) {
-      while (source.hasNext()) {
-        if (source.next() instanceof SourceRecord.Accepted) {
-          accepted++;
-        } else {
+    var shard = new ShardBuilder(plan, Sharing.Kinds.ALL, false, 1 << 20);
+    try (var cursor =
+        new MongoDocumentCursor(rawCollection(), new BsonDocument(), null, cursorSettings)) {
+      while (cursor.hasNext()) {
+        ByteBuffer b = cursor.next().bson().getByteBuffer().asNIO();
+        docs++;
+        try {
+          shard.add(b.array(), b.arrayOffset() + b.position(), b.remaining());
+        } catch (RejectedRecord e) {
           rejected++;
+        }
+        if (shard.bytes() >= settings.shardSize()) {
+          bytes += shard.finish().remaining();
         }
       }
     }
-    return new Pass(accepted + rejected, 0, rejected == 0 ? "" : rejected + " rejected");
+    if (shard.open()) {
+      bytes += shard.finish().remaining();
+    }
+    return new Pass(docs, bytes, rejected == 0 ? "" : rejected + " rejected");
   }
 
   /**

@@ -15,7 +15,7 @@ import java.util.Locale;
  * @param loadAfter the load average when it ended
  * @param rssPerRow whether the peak RSS could be reset before each row; if not, it is the process's
  *     peak so far
- * @param rows raw scan, Document scan, flatdump reader, flatdump export, in that order
+ * @param rows raw scan, Document scan, flatdump cursor + engine, flatdump export, in that order
  */
 public record ExportReport(
     ExportBenchmark.Settings settings,
@@ -41,7 +41,7 @@ public record ExportReport(
     rows = List.copyOf(rows);
     if (rows.size() != 4) {
       throw new IllegalArgumentException(
-          "rows must be the raw scan, the Document scan, the reader and the export, got "
+          "rows must be the raw scan, the Document scan, the cursor + engine and the export, got "
               + rows.size());
     }
   }
@@ -73,9 +73,9 @@ public record ExportReport(
   /**
    * Where the export stands against its two speed targets in this run. When it misses the {@code
    * Document} scan's, a second line says how fast it would have had to be, beside the two rows that
-   * bound it from below: the reader alone (every document decoded, nothing encoded or written) and
-   * the raw scan. When the {@code Document} scan ran so fast that the target lies below the
-   * reader's time, no encoder, however fast, could have met it in this run.
+   * bound it from below: the cursor and engine alone (every document read and encoded, nothing
+   * written) and the raw scan. When the {@code Document} scan ran so fast that the target lies
+   * below that row's time, no writer, however fast, could have met it in this run.
    */
   public List<String> targets() {
     double raw = exportOverRawScan();
@@ -99,15 +99,15 @@ public record ExportReport(
       lines.add(
           String.format(
                   Locale.ROOT,
-                  "%s the Document scan needs the export in %s at most; the reader alone (decoding,"
-                      + " no encoding or writing) took %s and the raw scan %s.",
+                  "%s the Document scan needs the export in %s at most; the cursor and engine"
+                      + " alone (reading and encoding, nothing written) took %s and the raw scan %s.",
                   Figures.ratio(DOCUMENT_SCAN_TARGET),
                   Figures.millis(needed),
                   Figures.millis(reader.nanos()),
                   Figures.millis(rows.get(RAW).nanos()))
               + (documentTargetOutOfReach()
-                  ? " Out of reach in this run: the export decodes every document as the reader"
-                      + " does, then encodes and writes it."
+                  ? " Out of reach in this run: the export reads and encodes every document as"
+                      + " that row does, then writes it."
                   : ""));
     }
     return lines;
@@ -124,8 +124,8 @@ public record ExportReport(
   }
 
   /**
-   * Whether the Document-scan target needed the export faster than the reader alone ran: out of
-   * reach in this run, since the export decodes every document as the reader does.
+   * Whether the Document-scan target needed the export faster than the cursor and engine alone ran:
+   * out of reach in this run, since the export reads and encodes every document as they do.
    */
   public boolean documentTargetOutOfReach() {
     return documentTargetNanos() < rows.get(READER).nanos();

@@ -1,11 +1,14 @@
 package dev.flatdump.bench;
 
 import dev.flatdump.Org;
-import dev.flatdump.encode.DedupOptions;
-import dev.flatdump.encode.FlatBufferOrgsBuilder;
+import dev.flatdump.artifact.SchemaFiles;
+import dev.flatdump.encode.engine.ShardBuilder;
+import dev.flatdump.encode.engine.Sharing;
+import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.schema.fb.Attribute;
 import dev.flatdump.schema.fb.Organization;
 import dev.flatdump.schema.fb.Organizations;
+import dev.flatdump.source.OrgCodec;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -14,6 +17,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import org.bson.BsonBinaryWriter;
+import org.bson.codecs.EncoderContext;
+import org.bson.io.BasicOutputBuffer;
 
 /**
  * A FlatBuffers row: some encoder builds the whole buffer on the heap, which is then written to the
@@ -33,16 +39,26 @@ final class FlatBuffersFileCodec implements OrgFileCodec {
     this.encoder = Objects.requireNonNull(encoder, "encoder");
   }
 
-  /** A row written by flatdump's own {@link FlatBufferOrgsBuilder}. */
-  static FlatBuffersFileCodec flatdump(String name, DedupOptions dedup, int initialCapacity) {
+  /**
+   * A row written by the export's engine on the bundled {@code organizations.fbs} with {@code
+   * kinds} of de-dup, from each org's BSON: the row makes the BSON first (in its time), as a
+   * collection would hand it over, then encodes it as the export does.
+   */
+  static FlatBuffersFileCodec flatdump(String name, Sharing.Kinds kinds, int initialCapacity) {
+    SchemaPlan plan = SchemaFiles.bundled().plan();
     return new FlatBuffersFileCodec(
         name,
         orgs -> {
-          var builder = new FlatBufferOrgsBuilder(dedup, initialCapacity);
+          var codec = new OrgCodec();
+          var context = EncoderContext.builder().build();
+          var shard = new ShardBuilder(plan, kinds, false, initialCapacity);
+          var bson = new BasicOutputBuffer();
           for (Org org : orgs) {
-            builder.add(org);
+            bson.truncateToPosition(0);
+            codec.encode(new BsonBinaryWriter(bson), org, context);
+            shard.add(bson.getInternalBuffer(), 0, bson.getPosition());
           }
-          return builder.finish();
+          return shard.finish();
         });
   }
 

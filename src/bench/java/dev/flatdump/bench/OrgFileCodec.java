@@ -1,7 +1,7 @@
 package dev.flatdump.bench;
 
 import dev.flatdump.Org;
-import dev.flatdump.encode.DedupOptions;
+import dev.flatdump.encode.engine.Sharing;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,8 +38,8 @@ interface OrgFileCodec {
   /**
    * The table's rows, in order: JSON and protobuf as the articles wrote them; FlatBuffers plain,
    * with string de-dup and with the naive attribute de-dup, through the generated code as the
-   * FlatBuffers article wrote them; flatdump's own builder with string de-dup only, with attribute
-   * de-dup, and with vector de-dup too (what the export writes).
+   * FlatBuffers article wrote them; the export's engine, from each org's BSON, with string de-dup
+   * only, with table de-dup, and with vector de-dup too (what the export writes).
    *
    * @param flatBuffersInitialCapacity every FlatBuffers row starts with this buffer size in bytes
    *     and lets it double, as the export does
@@ -56,13 +56,12 @@ interface OrgFileCodec {
             "FlatBuffers + strings + attributes, naive HashMap<Attr,Integer>",
             ArticleFlatBuffersEncoder.Sharing.STRINGS_AND_ATTRIBUTES,
             capacity),
-        FlatBuffersFileCodec.flatdump("flatdump strings only", DedupOptions.STRINGS_ONLY, capacity),
         FlatBuffersFileCodec.flatdump(
-            "flatdump strings + attributes", new DedupOptions(true, true, false), capacity),
+            "flatdump strings only", new Sharing.Kinds(true, false, false), capacity),
         FlatBuffersFileCodec.flatdump(
-            "flatdump strings + attributes + vectors (export default)",
-            DedupOptions.ALL,
-            capacity));
+            "flatdump strings + tables", new Sharing.Kinds(true, true, false), capacity),
+        FlatBuffersFileCodec.flatdump(
+            "flatdump strings + tables + vectors (export default)", Sharing.Kinds.ALL, capacity));
   }
 
   private static OrgFileCodec article(

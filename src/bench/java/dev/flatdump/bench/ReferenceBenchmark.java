@@ -1,11 +1,17 @@
 package dev.flatdump.bench;
 
+import dev.flatdump.artifact.ArtifactException;
 import dev.flatdump.artifact.Compression;
-import dev.flatdump.artifact.OrgArtifact;
+import dev.flatdump.artifact.Manifest;
+import dev.flatdump.artifact.SchemaArtifact;
+import dev.flatdump.artifact.SchemaFiles;
+import dev.flatdump.artifact.SchemaVerifier;
 import dev.flatdump.report.CompressedSize;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -83,14 +89,36 @@ public final class ReferenceBenchmark {
   private ReferenceBenchmark() {}
 
   /**
-   * Measures an export directory or one {@code .fb} file (verified as {@code inspect} opens it),
-   * one shard at a time: the memory it needs is about three times the largest shard, whatever the
-   * export's size.
+   * The shards {@code path} names: an export's, read through its binary schema, or one {@code .fb}
+   * file with no manifest beside it, verified against the bundled organizations schema.
+   */
+  private static List<? extends ByteBuffer> shards(Path path) {
+    Path dir = path.toAbsolutePath().getParent();
+    if (Files.isDirectory(path) || dir == null || Files.exists(dir.resolve(Manifest.FILE_NAME))) {
+      return SchemaArtifact.open(path).shards();
+    }
+    try (FileChannel ch = FileChannel.open(path)) {
+      ByteBuffer shard = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
+      SchemaVerifier.Result check = SchemaVerifier.verify(SchemaFiles.bundled().plan(), shard);
+      if (!check.valid()) {
+        throw new ArtifactException(
+            path + " is not a valid organizations FlatBuffer: " + check.error());
+      }
+      return List.of(shard);
+    } catch (IOException e) {
+      throw new ArtifactException("cannot map " + path + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Measures an export directory, one shard of an export, or one {@code .fb} file of the bundled
+   * schema (verified before it is read), one shard at a time: the memory it needs is about three
+   * times the largest shard, whatever the export's size.
    *
    * @param progress one line per shard and row, for stderr
    */
   public static Report run(Path path, Compression compression, Consumer<String> progress) {
-    OrgArtifact artifact = OrgArtifact.open(path);
+    List<? extends ByteBuffer> shards = shards(path);
     List<Set<References.Kind>> variants = new ArrayList<>();
     List<String> labels = new ArrayList<>();
     variants.add(Set.of());
@@ -104,9 +132,12 @@ public final class ReferenceBenchmark {
     long[] counts = new long[variants.size()];
     long[] compressed = new long[variants.size()];
     long bytes = 0;
-    List<? extends ByteBuffer> shards = artifact.shards();
+    long organizations = 0;
     for (int s = 0; s < shards.size(); s++) {
       ByteBuffer shard = shards.get(s);
+      organizations +=
+          dev.flatdump.schema.fb.Organizations.getRootAsOrganizations(shard.duplicate())
+              .organizationsLength();
       byte[] copy = new byte[shard.remaining()];
       shard.duplicate().get(copy);
       bytes += copy.length;
@@ -130,7 +161,7 @@ public final class ReferenceBenchmark {
     for (int v = 0; v < variants.size(); v++) {
       rows.add(new Row(labels.get(v), counts[v], compressed[v]));
     }
-    return new Report(path, artifact.count(), bytes, compression, rows);
+    return new Report(path, organizations, bytes, compression, rows);
   }
 
   private static String describe(Compression compression) {

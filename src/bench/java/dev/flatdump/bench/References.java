@@ -16,7 +16,7 @@ import java.util.Set;
  * {@link #zeroed} lets a benchmark measure what each kind costs once compressed.
  *
  * <p>Shared tables and vectors are counted once, as they are stored once. The buffer must have
- * passed {@code FlatBufferVerifier}: positions are not checked again here.
+ * passed {@code SchemaVerifier}: positions are not checked again here.
  */
 public final class References {
 

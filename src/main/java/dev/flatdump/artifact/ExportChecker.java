@@ -20,9 +20,8 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code manifest.json} parses.
  *   <li>Every file it lists exists, with the listed size and SHA-256.
- *   <li>Every FlatBuffers shard passes {@link FlatBufferVerifier} (organizations) or {@link
- *       SchemaVerifier} (an export of the user's schema, through the binary schema it carries) and
- *       holds the listed number of records.
+ *   <li>Every FlatBuffers shard passes {@link SchemaVerifier}, through the binary schema the export
+ *       carries, and holds the listed number of records.
  *   <li>Every {@code .gz} and {@code .zst} copy decompresses to exactly its shard's bytes.
  *   <li>No shard file lies in the directory unlisted.
  *   <li>{@code counts.exported} is the sum of the shards' records.
@@ -201,7 +200,7 @@ public final class ExportChecker {
   private static Pattern shardOrCopy(Manifest manifest) {
     String file =
         manifest.schema().binary() != null ? manifest.schema().binary() : manifest.schema().file();
-    return ShardWriter.shardOrCopy(file.substring(0, file.lastIndexOf('.')));
+    return SchemaShardWriter.shardOrCopy(file.substring(0, file.lastIndexOf('.')));
   }
 
   /**
@@ -212,7 +211,7 @@ public final class ExportChecker {
     if (f.records() == null) {
       problems.add(new Problem(f.name(), "has no records count in the manifest"));
     }
-    FlatBufferVerifier.Result result;
+    SchemaVerifier.Result result;
     try (FileChannel ch = FileChannel.open(file)) {
       long size = ch.size();
       if (size > Integer.MAX_VALUE) {
@@ -231,17 +230,17 @@ public final class ExportChecker {
           new Problem(f.name(), "is not a valid FlatBuffer of its schema: " + result.error()));
       return 0;
     }
-    if (f.records() != null && result.organizations() != f.records()) {
+    if (f.records() != null && result.records() != f.records()) {
       problems.add(
           new Problem(
               f.name(),
-              "holds " + result.organizations() + " records, the manifest says " + f.records()));
+              "holds " + result.records() + " records, the manifest says " + f.records()));
     }
-    return result.organizations();
+    return result.records();
   }
 
   /**
-   * Shard files and their copies ({@link ShardWriter#SHARD_OR_COPY}) that the manifest does not
+   * Shard files and their copies ({@link SchemaShardWriter#shardOrCopy}) that the manifest does not
    * list.
    */
   private static void checkUnlisted(

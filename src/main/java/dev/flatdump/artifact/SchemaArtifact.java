@@ -106,7 +106,7 @@ public final class SchemaArtifact {
     try (FileChannel ch = FileChannel.open(file)) {
       MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
       // a service must never read a broken file unknowingly: check every offset before use
-      FlatBufferVerifier.Result check = SchemaVerifier.verify(plan, buf);
+      SchemaVerifier.Result check = SchemaVerifier.verify(plan, buf);
       if (!check.valid()) {
         throw new ArtifactException(
             file + " is not a valid FlatBuffer of " + plan.source() + ": " + check.error());

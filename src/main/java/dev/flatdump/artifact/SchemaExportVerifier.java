@@ -25,9 +25,12 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import org.bson.BsonBinary;
+import org.bson.BsonBinaryReader;
 import org.bson.BsonBinarySubType;
 import org.bson.BsonDocument;
+import org.bson.BsonType;
 import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
 
 /**
  * Compares an export of the user's schema with its source, record by record and field by field,
@@ -92,7 +95,7 @@ public final class SchemaExportVerifier {
    * @param rejects the export's {@code rejects.jsonl}
    */
   public Result verify(
-      Iterator<BsonDocument> source, List<? extends ByteBuffer> artifact, Path rejects) {
+      Iterator<? extends BsonDocument> source, List<? extends ByteBuffer> artifact, Path rejects) {
     differences.clear();
     total = 0;
     long compared = 0;
@@ -196,6 +199,7 @@ public final class SchemaExportVerifier {
         byBson.put(f.bsonName(), f);
       }
     }
+    requireOnce(doc, byBson.keySet(), path);
     boolean record = t == plan.record();
     for (String key : doc.keySet()) {
       if (!byBson.containsKey(key) && strict && !(record && key.equals("_id"))) {
@@ -218,11 +222,36 @@ public final class SchemaExportVerifier {
     return values;
   }
 
+  /**
+   * Refuses a document that holds one of {@code names} twice. The driver's document keeps one value
+   * per name, so a document read as {@link RawBsonDocument} (as {@code verify} reads them, nested
+   * ones included) is read again, name by name, with the driver's own reader.
+   */
+  private static void requireOnce(BsonDocument doc, Set<String> names, String path) {
+    if (!(doc instanceof RawBsonDocument raw)) {
+      return;
+    }
+    Set<String> seen = new HashSet<>();
+    try (BsonBinaryReader reader = new BsonBinaryReader(raw.getByteBuffer().asNIO())) {
+      reader.readStartDocument();
+      while (reader.readBsonType() != BsonType.END_OF_DOCUMENT) {
+        String name = reader.readName();
+        if (names.contains(name) && !seen.add(name)) {
+          throw new NotFit(join(path, name), "the field appears twice in the document");
+        }
+        reader.skipValue();
+      }
+    }
+  }
+
   private Map<String, Object> struct(TablePlan st, BsonValue v, String path) {
     if (!v.isDocument()) {
       throw new NotFit(path, "expected a document for struct " + st.name());
     }
     BsonDocument doc = v.asDocument();
+    Set<String> names = new HashSet<>();
+    st.fields().forEach(f -> names.add(f.bsonName()));
+    requireOnce(doc, names, path);
     Map<String, Object> values = new LinkedHashMap<>();
     for (FieldPlan f : st.fields()) {
       BsonValue x = doc.get(f.bsonName());

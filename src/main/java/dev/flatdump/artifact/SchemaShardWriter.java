@@ -24,6 +24,24 @@ import java.util.Objects;
  */
 public final class SchemaShardWriter {
 
+  /** The largest shard size: FlatBufferBuilder cannot grow past 2 GiB and grows by doubling. */
+  public static final long MAX_SHARD_SIZE = 1L << 30;
+
+  /** A shard's file extension, after the schema's name: {@code BASE.fb}, {@code BASE-00000.fb}. */
+  public static final String EXTENSION = ".fb";
+
+  /**
+   * The names a shard of base name {@code base} or one of its copies can have: {@code BASE.fb},
+   * {@code BASE-00000.fb}, plus {@code .gz} or {@code .zst}; not {@code BASE.fbs}, the schema.
+   */
+  public static java.util.regex.Pattern shardOrCopy(String base) {
+    return java.util.regex.Pattern.compile(
+        java.util.regex.Pattern.quote(base)
+            + "(-\\d{5})?"
+            + java.util.regex.Pattern.quote(EXTENSION)
+            + "(\\.gz|\\.zst)?");
+  }
+
   /** What became of one document. */
   public sealed interface Outcome {
     /** Exported; {@code shardDone} when it completed a shard, which is now durable. */
@@ -68,12 +86,9 @@ public final class SchemaShardWriter {
     this.dir = Objects.requireNonNull(dir, "dir");
     this.baseName = Objects.requireNonNull(baseName, "baseName");
     Objects.requireNonNull(plan, "plan");
-    if (shardSizeBytes < 1024 || shardSizeBytes > ShardWriter.MAX_SHARD_SIZE) {
+    if (shardSizeBytes < 1024 || shardSizeBytes > MAX_SHARD_SIZE) {
       throw new IllegalArgumentException(
-          "shard size must be 1024.."
-              + ShardWriter.MAX_SHARD_SIZE
-              + " bytes, got "
-              + shardSizeBytes);
+          "shard size must be 1024.." + MAX_SHARD_SIZE + " bytes, got " + shardSizeBytes);
     }
     this.shardSizeBytes = shardSizeBytes;
     this.shard =
@@ -81,7 +96,8 @@ public final class SchemaShardWriter {
             plan,
             kinds,
             strict,
-            (int) Math.max(1024, Math.min(initialCapacity, (shardSizeBytes + (1 << 20)) / 4)));
+            (int) Math.max(1024, Math.min(initialCapacity, (shardSizeBytes + (1 << 20)) / 4)),
+            (int) (shardSizeBytes + (1 << 20)));
     this.shards = new ArrayList<>(completed);
   }
 
@@ -112,7 +128,7 @@ public final class SchemaShardWriter {
   private void finishShard() {
     int count = shard.records();
     ByteBuffer data = shard.finish();
-    String name = String.format("%s-%05d%s", baseName, shards.size(), ShardWriter.EXTENSION);
+    String name = String.format("%s-%05d%s", baseName, shards.size(), EXTENSION);
     Path file = dir.resolve(name);
     AtomicFiles.write(file, data);
     shards.add(

@@ -12,14 +12,88 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * {@link FlatBufferVerifier}'s checks for a shard of any schema, driven by its {@link SchemaPlan}:
- * the header and file identifier; every offset, table, vtable, vector and string in bounds and
- * aligned; strings NUL-terminated and UTF-8; bools 0 or 1; enum values the enum declares; required
- * fields present; scalars, structs and vector elements aligned to their size. Shared tables and
- * vectors are checked once per offset, per type. Bad input gives an {@link
- * FlatBufferVerifier.Error}, never an exception; the buffer is left alone. One call on one thread.
+ * Checks a shard of any schema before anything reads it, as the C++ {@code flatbuffers::Verifier}
+ * does, driven by its {@link SchemaPlan}: the header and file identifier; every offset, table,
+ * vtable, vector and string in bounds and aligned; strings NUL-terminated and UTF-8; bools 0 or 1;
+ * enum values the enum declares; required fields present; scalars, structs and vector elements
+ * aligned to their size. Shared tables and vectors are checked once per offset, per type. Bad input
+ * gives an {@link Error}, never an exception; the buffer is left alone. One call on one thread.
  */
 public final class SchemaVerifier {
+
+  /**
+   * The first problem found.
+   *
+   * @param offset the byte it concerns, from the buffer's position
+   * @param path where in the data, e.g. {@code organizations[12].attributes[3].id}; {@code
+   *     (header)} for the first 8 bytes, {@code (root)} for the root table
+   * @param reason what is wrong, with the values found
+   */
+  public record Error(long offset, String path, String reason) {
+    public Error {
+      if (offset < 0) {
+        throw new IllegalArgumentException("Error.offset must be >= 0, got " + offset);
+      }
+      Objects.requireNonNull(path, "Error.path");
+      Objects.requireNonNull(reason, "Error.reason");
+    }
+
+    @Override
+    public String toString() {
+      return "at byte " + offset + " (" + path + "): " + reason;
+    }
+  }
+
+  /**
+   * The outcome of one verification.
+   *
+   * @param records how many records the buffer holds; -1 when it is invalid
+   * @param error the first problem, or null when the buffer is valid
+   */
+  public record Result(long records, Error error) {
+    public Result {
+      if ((error == null) != (records >= 0)) {
+        throw new IllegalArgumentException(
+            "a Result has records >= 0 or an error, got " + records + ", " + error);
+      }
+    }
+
+    public boolean valid() {
+      return error == null;
+    }
+  }
+
+  /**
+   * Bounds on the work a buffer may cause.
+   *
+   * @param maxDepth how deep tables may nest; 64 by default, as in C++
+   * @param maxTables how many times tables may be visited, counting every reference to a shared
+   *     table
+   * @param maxStringBytes how many string bytes may be checked, summed over distinct strings
+   */
+  public record Limits(int maxDepth, long maxTables, long maxStringBytes) {
+    public Limits {
+      if (maxDepth < 1 || maxTables < 1 || maxStringBytes < 0) {
+        throw new IllegalArgumentException(
+            "Limits must be maxDepth >= 1, maxTables >= 1, maxStringBytes >= 0, got "
+                + maxDepth
+                + ", "
+                + maxTables
+                + ", "
+                + maxStringBytes);
+      }
+    }
+
+    /**
+     * The default limits for a buffer of {@code bytes}. They never stop a well-formed buffer,
+     * however much it shares. Every table reference is a distinct 4-byte offset once vectors are
+     * remembered, so there are at most {@code bytes / 4 + 1}. Distinct strings do not overlap, so
+     * their bytes add up to less than {@code bytes}.
+     */
+    public static Limits forSize(long bytes) {
+      return new Limits(64, bytes / UOFFSET + 1, bytes);
+    }
+  }
 
   private static final int UOFFSET = VerifierBuffer.UOFFSET;
   private static final String HEADER = "(header)";
@@ -30,9 +104,9 @@ public final class SchemaVerifier {
   private final BitSet[] tables;
   private final Map<FieldPlan, BitSet> vectors = new IdentityHashMap<>();
 
-  private SchemaVerifier(SchemaPlan plan, ByteBuffer buffer) {
+  private SchemaVerifier(SchemaPlan plan, ByteBuffer buffer, Limits limits) {
     this.plan = plan;
-    this.in = new VerifierBuffer(buffer, FlatBufferVerifier.Limits.forSize(buffer.remaining()));
+    this.in = new VerifierBuffer(buffer, limits);
     this.tables = new BitSet[plan.tables().size()];
     for (int i = 0; i < tables.length; i++) {
       tables[i] = new BitSet();
@@ -44,14 +118,23 @@ public final class SchemaVerifier {
    *
    * @return how many records it holds, or the first problem
    */
-  public static FlatBufferVerifier.Result verify(SchemaPlan plan, ByteBuffer buffer) {
+  public static Result verify(SchemaPlan plan, ByteBuffer buffer) {
+    Objects.requireNonNull(buffer, "buffer");
+    return verify(plan, buffer, Limits.forSize(buffer.remaining()));
+  }
+
+  /**
+   * Verifies the bytes from the buffer's position to its limit within {@code limits}.
+   *
+   * @return how many records it holds, or the first problem
+   */
+  public static Result verify(SchemaPlan plan, ByteBuffer buffer, Limits limits) {
     Objects.requireNonNull(plan, "plan");
     Objects.requireNonNull(buffer, "buffer");
-    SchemaVerifier v = new SchemaVerifier(plan, buffer);
+    Objects.requireNonNull(limits, "limits");
+    SchemaVerifier v = new SchemaVerifier(plan, buffer, limits);
     long count = v.header();
-    return v.in.error() == null
-        ? new FlatBufferVerifier.Result(count, null)
-        : new FlatBufferVerifier.Result(-1, v.in.error());
+    return v.in.error() == null ? new Result(count, null) : new Result(-1, v.in.error());
   }
 
   private long header() {
@@ -63,7 +146,15 @@ public final class SchemaVerifier {
     if (ident != null) {
       for (int i = 0; i < ident.length(); i++) {
         if (in.u8(UOFFSET + i) != ident.charAt(i)) {
-          in.fail(UOFFSET, HEADER, "the file identifier is not \"" + ident + "\"");
+          StringBuilder found = new StringBuilder();
+          for (int j = 0; j < ident.length(); j++) {
+            int c = in.u8(UOFFSET + j);
+            found.append(c >= 0x20 && c < 0x7f ? (char) c : '?');
+          }
+          in.fail(
+              UOFFSET,
+              HEADER,
+              "the file identifier is \"" + found + "\", expected \"" + ident + "\"");
           return -1;
         }
       }

@@ -5,7 +5,7 @@ import java.nio.ByteOrder;
 import java.util.BitSet;
 
 /**
- * The FlatBuffers format rules that {@link FlatBufferVerifier} applies to one buffer, whatever the
+ * The FlatBuffers format rules that {@link SchemaVerifier} applies to one buffer, whatever the
  * schema: bounds, alignment, tables and their vtables, fields, vectors of offsets and strings.
  *
  * <p>Every read is by absolute index and is preceded by a bounds check. Offsets are relative to the
@@ -33,7 +33,7 @@ final class VerifierBuffer {
   private final ByteBuffer buf;
   private final int base;
   private final long size;
-  private final FlatBufferVerifier.Limits limits;
+  private final SchemaVerifier.Limits limits;
   private final BitSet strings = new BitSet();
   private final String[] vectors = new String[MAX_LEVELS];
   private final long[] indexes = new long[MAX_LEVELS];
@@ -41,9 +41,9 @@ final class VerifierBuffer {
   private int depth;
   private long tables;
   private long stringBytes;
-  private FlatBufferVerifier.Error error;
+  private SchemaVerifier.Error error;
 
-  VerifierBuffer(ByteBuffer buffer, FlatBufferVerifier.Limits limits) {
+  VerifierBuffer(ByteBuffer buffer, SchemaVerifier.Limits limits) {
     this.buf = buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     this.base = buffer.position();
     this.size = buffer.remaining();
@@ -55,7 +55,7 @@ final class VerifierBuffer {
   }
 
   /** The first failure, or null. */
-  FlatBufferVerifier.Error error() {
+  SchemaVerifier.Error error() {
     return error;
   }
 
@@ -343,7 +343,7 @@ final class VerifierBuffer {
    */
   boolean fail(long at, String name, String reason) {
     if (error == null) {
-      error = new FlatBufferVerifier.Error(at, path(name), reason);
+      error = new SchemaVerifier.Error(at, path(name), reason);
     }
     return false;
   }

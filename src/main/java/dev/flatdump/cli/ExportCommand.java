@@ -138,7 +138,7 @@ public final class ExportCommand implements Callable<Integer> {
               + " schema, which has a .proto twin), json, or none (default: ${DEFAULT-VALUE}).")
   private String compare;
 
-  // 128 MiB: a shard's buffer grows up to the shard size + 1 MiB and no further (ShardWriter), and
+  // 128 MiB: a shard's buffer stops doubling at the shard size + 1 MiB (ShardBuilder), and
   // the old buffer lives until each copy is done: with the de-dup maps and the read-ahead, the heap
   // peaks at about three times the shard size (~400 MiB) at most, whatever the collection's size.
   @Option(

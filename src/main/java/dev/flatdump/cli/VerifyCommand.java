@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
+import org.bson.RawBsonDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -75,10 +76,10 @@ public final class VerifyCommand implements Callable<Integer> {
     SchemaArtifact artifact = SchemaArtifact.open(dir);
     boolean strict = Boolean.TRUE.equals(manifest.options().strict());
     try (MongoClient client = mongo.connect();
-        MongoCursor<BsonDocument> source =
+        MongoCursor<RawBsonDocument> source =
             client
                 .getDatabase(mongo.db)
-                .getCollection(mongo.collection, BsonDocument.class)
+                .getCollection(mongo.collection, RawBsonDocument.class)
                 .find(BsonDocument.parse(manifest.source().query()))
                 .sort(new BsonDocument("_id", new BsonInt32(1)))
                 .iterator()) {

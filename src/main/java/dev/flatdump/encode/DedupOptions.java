@@ -4,18 +4,18 @@ import dev.flatdump.encode.engine.Sharing;
 import java.util.Locale;
 
 /**
- * Which kinds of FlatBuffers objects {@link FlatBufferOrgsBuilder} writes once and shares.
+ * Which kinds of FlatBuffers objects the export writes once and shares ({@code --dedup}).
  *
  * <p>Immutable and thread-safe. Its text form ({@link #toString()}, accepted by {@link
- * #parse(String)}) is a comma list of {@code strings}, {@code attributes} and {@code vectors}, or
+ * #parse(String)}) is a comma list of {@code strings}, {@code tables} and {@code vectors}, or
  * {@code none}.
  *
- * @param strings equal strings (names, categories, countries, attribute ids) share one string
- * @param attributes equal attributes share one {@code Attribute} table
- * @param vectors equal attribute lists share one vector; without {@code attributes} only empty
- *     lists can be equal, because every attribute gets a table of its own
+ * @param strings equal strings share one string
+ * @param tables equal tables of every type share one table
+ * @param vectors equal vectors share one vector; without {@code tables} a vector of tables can
+ *     equal another only when both are empty, because every table is written anew
  */
-public record DedupOptions(boolean strings, boolean attributes, boolean vectors) {
+public record DedupOptions(boolean strings, boolean tables, boolean vectors) {
 
   /** Shares everything it can: the smallest output. */
   public static final DedupOptions ALL = new DedupOptions(true, true, true);
@@ -28,13 +28,12 @@ public record DedupOptions(boolean strings, boolean attributes, boolean vectors)
   /** Shares strings only, as {@code FlatBufferBuilder.createSharedString} would. */
   public static final DedupOptions STRINGS_ONLY = new DedupOptions(true, false, false);
 
-  private static final String ACCEPTED =
-      "a comma list of strings, tables (or attributes), vectors, or none";
+  private static final String ACCEPTED = "a comma list of strings, tables, vectors, or none";
 
   /**
-   * Parses the text form: a comma list of {@code strings}, {@code attributes} (or {@code tables},
-   * the schema-driven engine's word for it) and {@code vectors} (in any order, repeats allowed), or
-   * {@code none}. Case and whitespace around names are ignored.
+   * Parses the text form: a comma list of {@code strings}, {@code tables} (or {@code attributes},
+   * its name when only the organizations' attribute tables were shared) and {@code vectors} (in any
+   * order, repeats allowed), or {@code none}. Case and whitespace around names are ignored.
    *
    * @throws IllegalArgumentException naming the bad value and the accepted ones
    */
@@ -43,7 +42,7 @@ public record DedupOptions(boolean strings, boolean attributes, boolean vectors)
       throw new IllegalArgumentException("dedup must not be empty; expected " + ACCEPTED);
     }
     boolean strings = false;
-    boolean attributes = false;
+    boolean tables = false;
     boolean vectors = false;
     boolean none = false;
     String[] names = text.split(",", -1);
@@ -51,7 +50,7 @@ public record DedupOptions(boolean strings, boolean attributes, boolean vectors)
       String name = raw.strip().toLowerCase(Locale.ROOT);
       switch (name) {
         case "strings" -> strings = true;
-        case "attributes", "tables" -> attributes = true;
+        case "tables", "attributes" -> tables = true;
         case "vectors" -> vectors = true;
         case "none" -> none = true;
         default ->
@@ -68,27 +67,20 @@ public record DedupOptions(boolean strings, boolean attributes, boolean vectors)
       throw new IllegalArgumentException(
           "dedup '" + text + "' combines 'none' with other values; expected " + ACCEPTED);
     }
-    return new DedupOptions(strings, attributes, vectors);
+    return new DedupOptions(strings, tables, vectors);
   }
 
-  /**
-   * The kinds the schema-driven engine shares: {@code attributes} are tables there, of every type.
-   */
+  /** The kinds the engine shares. */
   public Sharing.Kinds kinds() {
-    return new Sharing.Kinds(strings, attributes, vectors);
+    return new Sharing.Kinds(strings, tables, vectors);
   }
 
-  /** The text form in the schema-driven engine's words, e.g. {@code "strings,tables,vectors"}. */
-  public String tablesText() {
-    return toString().replace("attributes", "tables");
-  }
-
-  /** The canonical text form, e.g. {@code "strings,attributes,vectors"} or {@code "none"}. */
+  /** The canonical text form, e.g. {@code "strings,tables,vectors"} or {@code "none"}. */
   @Override
   public String toString() {
     var text = new StringBuilder();
     append(text, strings, "strings");
-    append(text, attributes, "attributes");
+    append(text, tables, "tables");
     append(text, vectors, "vectors");
     return text.isEmpty() ? "none" : text.toString();
   }

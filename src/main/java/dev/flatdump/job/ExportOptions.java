@@ -1,7 +1,7 @@
 package dev.flatdump.job;
 
 import dev.flatdump.artifact.SchemaFiles;
-import dev.flatdump.artifact.ShardWriter;
+import dev.flatdump.artifact.SchemaShardWriter;
 import dev.flatdump.encode.DedupOptions;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -107,9 +107,12 @@ public record ExportOptions(
     }
     Objects.requireNonNull(dedup, "dedup must be set");
     compare = normalized(compare, BASELINES, "compare");
-    if (shardSize < 1024 || shardSize > ShardWriter.MAX_SHARD_SIZE) {
+    if (shardSize < 1024 || shardSize > SchemaShardWriter.MAX_SHARD_SIZE) {
       throw new IllegalArgumentException(
-          "shard size must be 1024.." + ShardWriter.MAX_SHARD_SIZE + " bytes, got " + shardSize);
+          "shard size must be 1024.."
+              + SchemaShardWriter.MAX_SHARD_SIZE
+              + " bytes, got "
+              + shardSize);
     }
     if (maxRejects < -1) {
       throw new IllegalArgumentException(

@@ -6,8 +6,8 @@ import dev.flatdump.artifact.ArtifactException;
 import dev.flatdump.artifact.AtomicFiles;
 import dev.flatdump.artifact.RejectsWriter;
 import dev.flatdump.artifact.SchemaFiles;
+import dev.flatdump.artifact.SchemaShardWriter;
 import dev.flatdump.artifact.ShardFile;
-import dev.flatdump.artifact.ShardWriter;
 import dev.flatdump.source.CollectionStats;
 import dev.flatdump.source.MongoDocumentCursor;
 import dev.flatdump.source.RawDocument;
@@ -214,7 +214,7 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
       return staged;
     }
     ShardFile only = staged.get(0);
-    String name = sink.baseName() + ShardWriter.EXTENSION;
+    String name = sink.baseName() + SchemaShardWriter.EXTENSION;
     Path numbered = options.staging().resolve(only.fileName());
     Path single = options.staging().resolve(name);
     if (Files.exists(numbered) || !Files.exists(single)) {

@@ -2,7 +2,6 @@ package dev.flatdump.job;
 
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.ShardFile;
-import dev.flatdump.encode.DedupStats;
 import dev.flatdump.encode.engine.EncodeCounts;
 import java.util.List;
 import tools.jackson.core.type.TypeReference;
@@ -18,7 +17,6 @@ final class JobState {
 
   // job execution context: what one step hands to the next
   static final String SHARDS = "export.shards";
-  static final String DEDUP_STATS = "export.dedupStats";
   static final String ENCODE_COUNTS = "export.encodeCounts";
   static final String EXPORTED = "export.exported";
   static final String REJECTED = "export.rejected";
@@ -41,14 +39,6 @@ final class JobState {
 
   static List<ArtifactFile> files(String json) {
     return JSON.readValue(json, new TypeReference<List<ArtifactFile>>() {});
-  }
-
-  static String stats(DedupStats stats) {
-    return JSON.writeValueAsString(stats);
-  }
-
-  static DedupStats stats(String json) {
-    return JSON.readValue(json, DedupStats.class);
   }
 
   static String counts(EncodeCounts counts) {

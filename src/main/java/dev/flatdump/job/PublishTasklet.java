@@ -54,7 +54,7 @@ final class PublishTasklet implements Tasklet {
             schemaInfo,
             new Manifest.Source(options.database(), options.collection(), options.query()),
             new Manifest.Options(
-                options.dedup().tablesText(),
+                options.dedup().toString(),
                 options.compress(),
                 options.shardSize(),
                 options.strict()),

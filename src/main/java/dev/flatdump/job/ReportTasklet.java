@@ -9,7 +9,6 @@ import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.report.Baseline;
 import dev.flatdump.report.BaselineSize;
-import dev.flatdump.report.BaselineSizer;
 import dev.flatdump.report.ReportWriter;
 import dev.flatdump.report.SchemaBaselines;
 import dev.flatdump.report.SizeReport;
@@ -112,7 +111,7 @@ final class ReportTasklet implements Tasklet {
             started,
             now.isBefore(started) ? started : now,
             new SizeReport.Options(
-                options.dedup().tablesText(),
+                options.dedup().toString(),
                 options.compress().isEmpty() ? "none" : String.join(",", options.compress()),
                 Long.toString(options.shardSize())));
     ReportWriter writer = new ReportWriter();
@@ -145,7 +144,7 @@ final class ReportTasklet implements Tasklet {
             which,
             CompressTasklet.compression(options, "gzip", threads),
             CompressTasklet.compression(options, "zstd", threads),
-            BaselineSizer.DEFAULT_MAX_SHARD_BYTES)) {
+            options.shardSize())) {
       if (sizer.needsDocuments()) {
         runtime.progress().accept("reportStep: reading the collection again for the baselines");
         MongoCollection<RawBsonDocument> source =

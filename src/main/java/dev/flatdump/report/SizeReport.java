@@ -5,7 +5,6 @@ import static dev.flatdump.report.Checks.nonNegative;
 import static dev.flatdump.report.Checks.notBlank;
 import static dev.flatdump.report.Checks.notNull;
 
-import dev.flatdump.encode.DedupStats;
 import dev.flatdump.encode.engine.EncodeCounts;
 import java.time.Duration;
 import java.time.Instant;
@@ -91,18 +90,7 @@ public record SizeReport(
       unknownFields = Collections.unmodifiableMap(new TreeMap<>(unknownFields));
     }
 
-    /** The organizations engine's counts: no byte figures, no unknown fields. */
-    public static Dedup of(DedupStats stats) {
-      return new Dedup(
-          List.of(
-              Shared.of("strings", "strings", stats.strings()),
-              Shared.of("attributes", "attributes", stats.attributes()),
-              Shared.of("vectors", "attribute vectors", stats.vectors())),
-          Map.of(),
-          false);
-    }
-
-    /** The schema-driven engine's counts. */
+    /** The engine's counts. */
     public static Dedup of(EncodeCounts counts) {
       return new Dedup(
           counts.sharing().stream()
@@ -134,10 +122,6 @@ public record SizeReport(
       if (bytesSaved != null && bytesSaved < 0) {
         throw new IllegalArgumentException("Shared.bytesSaved must be >= 0, was " + bytesSaved);
       }
-    }
-
-    static Shared of(String kind, String label, DedupStats.Counter c) {
-      return new Shared(kind, label, c.total(), c.unique(), null);
     }
 
     /** How many were shared instead of written. */
@@ -306,7 +290,7 @@ public record SizeReport(
   /**
    * The options the run used, in their text form.
    *
-   * @param dedup e.g. {@code strings,attributes,vectors} or {@code none}
+   * @param dedup e.g. {@code strings,tables,vectors} or {@code none}
    * @param compress e.g. {@code gzip,zstd} or {@code none}
    * @param shardSize e.g. {@code 256MB}
    */

@@ -15,8 +15,8 @@ import java.util.concurrent.ArrayBlockingQueue;
  * document larger than a block gets an array of its own, which never comes back.
  *
  * <p>So a document's bytes are only valid until the decoding thread reaches a document in another
- * block: whatever outlives the decoding must be copied ({@link OrgRecordDecoder}'s records are;
- * {@link MongoDocumentCursor} copies an {@code _id} that is a document).
+ * block: whatever outlives the decoding must be copied (the engine copies what it keeps; {@link
+ * MongoDocumentCursor} copies an {@code _id} that is a document).
  *
  * <p>One thread fills ({@link #reserve}, {@link #block}), one thread gives back ({@link #reached});
  * they may be the same. The documents go from one to the other through something that orders memory

@@ -31,7 +31,7 @@ import org.bson.types.ObjectId;
 /**
  * Streams a collection's documents in {@code _id} order, as their BSON bytes with their {@code
  * _id}, and survives a lost cursor by re-opening after the last {@code _id} it returned. Decoding
- * is left to the caller ({@link OrgRecordDecoder}), so that it can run on another thread than the
+ * is left to the caller (the export's engine), so that it can run on another thread than the
  * cursor.
  *
  * <p>Resuming uses the {@code _id} index bounds ({@code min} with a {@code hint}), not {@code _id >
@@ -66,6 +66,9 @@ public final class MongoDocumentCursor
   }
 
   private static final int OBJECT_ID_SIZE = 12;
+
+  /** BSON's type byte for an ObjectId. */
+  private static final byte OBJECT_ID_TYPE = 0x07;
 
   /** "_id" and its NUL as a little-endian int. */
   private static final int ID_NAME = '_' | 'i' << 8 | 'd' << 16;
@@ -224,11 +227,15 @@ public final class MongoDocumentCursor
    * out: {@link RawBsonDocument#get} returns those over the same bytes, which {@link
    * DocumentBlocks} reuse while the {@code _id} lives on as the checkpoint.
    */
+  private static int int32At(byte[] b, int at) {
+    return (b[at] & 0xff) | (b[at + 1] & 0xff) << 8 | (b[at + 2] & 0xff) << 16 | b[at + 3] << 24;
+  }
+
   private static BsonValue id(RawBsonDocument document, ByteBuffer buffer) {
     if (buffer.hasArray() && buffer.remaining() >= ID_FIRST_MIN_SIZE) {
       byte[] b = buffer.array();
       int p = buffer.arrayOffset() + buffer.position();
-      if (b[p + 4] == BsonBytes.OBJECT_ID && BsonBytes.int32At(b, p + 5) == ID_NAME) {
+      if (b[p + 4] == OBJECT_ID_TYPE && int32At(b, p + 5) == ID_NAME) {
         return new BsonObjectId(new ObjectId(ByteBuffer.wrap(b, p + 9, OBJECT_ID_SIZE)));
       }
     }

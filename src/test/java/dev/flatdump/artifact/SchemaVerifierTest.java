@@ -57,7 +57,7 @@ class SchemaVerifierTest {
     var result = SchemaVerifier.verify(fx.plan, shard(fx, 5));
 
     assertThat(result.error()).isNull();
-    assertThat(result.organizations()).isEqualTo(5);
+    assertThat(result.records()).isEqualTo(5);
   }
 
   @Test

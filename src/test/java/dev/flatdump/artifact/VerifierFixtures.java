@@ -1,13 +1,16 @@
 package dev.flatdump.artifact;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.flatdump.Attr;
 import dev.flatdump.Org;
 import dev.flatdump.OrgType;
-import dev.flatdump.encode.DedupOptions;
-import dev.flatdump.encode.FlatBufferOrgs;
-import dev.flatdump.encode.FlatBufferOrgsBuilder;
+import dev.flatdump.encode.engine.Sharing;
+import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.sample.OrgGenerator;
 import dev.flatdump.sample.Profile;
+import dev.flatdump.testing.ExportedOrgs;
+import dev.flatdump.testing.OrganizationsEngine;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -22,13 +25,31 @@ final class VerifierFixtures {
 
   private VerifierFixtures() {}
 
+  /** The bundled schema, which the fixtures' buffers follow. */
+  static final SchemaPlan PLAN = SchemaFiles.bundled().plan();
+
   /** Every combination of the three de-dup switches. */
-  static Stream<DedupOptions> allDedupOptions() {
-    var all = Stream.<DedupOptions>builder();
+  static Stream<Sharing.Kinds> allKinds() {
+    var all = Stream.<Sharing.Kinds>builder();
     for (int bits = 0; bits < 8; bits++) {
-      all.add(new DedupOptions((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0));
+      all.add(new Sharing.Kinds((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0));
     }
     return all.build();
+  }
+
+  static void putInt(byte[] bytes, int at, int value) {
+    ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(at, value);
+  }
+
+  static void putShort(byte[] bytes, int at, int value) {
+    ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putShort(at, (short) value);
+  }
+
+  /** The first problem the verifier finds in {@code bytes}, which must be invalid. */
+  static SchemaVerifier.Error errorOf(byte[] bytes) {
+    SchemaVerifier.Result result = SchemaVerifier.verify(PLAN, wrap(bytes));
+    assertThat(result.valid()).as("verification of a corrupt buffer").isFalse();
+    return result.error();
   }
 
   static List<Org> generated(Profile profile, long seed, int count) {
@@ -57,11 +78,12 @@ final class VerifierFixtures {
         new Org("Acme", "retail", "FR", OrgType.BAR, List.of(shared)));
   }
 
-  /** The finished buffer's bytes, copied so that a test may change them. */
-  static byte[] bytes(DedupOptions dedup, List<Org> orgs) {
-    FlatBufferOrgsBuilder builder = new FlatBufferOrgsBuilder(dedup, 1024);
-    orgs.forEach(builder::add);
-    ByteBuffer finished = builder.finish();
+  /**
+   * The finished buffer's bytes, copied so that a test may change them: the orgs as BSON, through
+   * the export's engine.
+   */
+  static byte[] bytes(Sharing.Kinds kinds, List<Org> orgs) {
+    ByteBuffer finished = OrganizationsEngine.encode(kinds, orgs);
     byte[] bytes = new byte[finished.remaining()];
     finished.duplicate().get(bytes);
     return bytes;
@@ -75,13 +97,9 @@ final class VerifierFixtures {
     return ByteBuffer.wrap(bytes, 0, length).slice().order(ByteOrder.LITTLE_ENDIAN);
   }
 
-  /** Decodes every org, as a service would after verification; throws what decoding throws. */
+  /** Reads every org, as a service would after verification; throws what reading throws. */
   static long decodeAll(ByteBuffer buf) {
-    long n = 0;
-    for (var it = FlatBufferOrgs.iterator(buf); it.hasNext(); it.next()) {
-      n++;
-    }
-    return n;
+    return ExportedOrgs.of(List.of(buf)).size();
   }
 
   /** Finds the bytes of tables and fields in a well-formed buffer, following its offsets. */

@@ -6,10 +6,10 @@ import dev.flatdump.artifact.ExportCheckFixtures;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.ZstdCompression;
 import dev.flatdump.bench.References.Kind;
-import dev.flatdump.encode.DedupOptions;
-import dev.flatdump.encode.FlatBufferOrgsBuilder;
+import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.sample.OrgGenerator;
 import dev.flatdump.sample.Profile;
+import dev.flatdump.testing.OrganizationsEngine;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,10 +95,10 @@ class ReferenceBenchmarkTest {
 
   /** Writes {@code orgs} realistic orgs (seed 7) as one .fb file, all de-dup on. */
   static Path writeRealistic(Path file, int orgs) throws IOException {
-    var generator = new OrgGenerator(Profile.REALISTIC, 7);
-    var builder = new FlatBufferOrgsBuilder(DedupOptions.ALL, 1 << 16);
-    LongStream.range(0, orgs).forEach(i -> builder.add(generator.next()));
-    ByteBuffer buffer = builder.finish();
+    ByteBuffer buffer =
+        OrganizationsEngine.encode(
+            Sharing.Kinds.ALL,
+            new OrgGenerator(Profile.REALISTIC, 7).stream().limit(orgs).toList());
     try (var channel =
         FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       while (buffer.hasRemaining()) {

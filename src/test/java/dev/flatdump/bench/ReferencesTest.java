@@ -6,9 +6,9 @@ import dev.flatdump.Attr;
 import dev.flatdump.Org;
 import dev.flatdump.OrgType;
 import dev.flatdump.bench.References.Kind;
-import dev.flatdump.encode.DedupOptions;
-import dev.flatdump.encode.FlatBufferOrgsBuilder;
+import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.schema.fb.Organizations;
+import dev.flatdump.testing.OrganizationsEngine;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +36,7 @@ class ReferencesTest {
 
   @Test
   void countsSharedTablesAndVectorsOnceAsTheyAreStored() {
-    ByteBuffer buffer = build(DedupOptions.ALL);
+    ByteBuffer buffer = build(Sharing.Kinds.ALL);
     References refs = References.of(buffer);
 
     assertThat(refs.count(Kind.ORG_SLOTS)).isEqualTo(4);
@@ -50,7 +50,7 @@ class ReferencesTest {
 
   @Test
   void countsEveryCopyWithoutDedup() {
-    References refs = References.of(build(DedupOptions.NONE));
+    References refs = References.of(build(Sharing.Kinds.NONE));
 
     assertThat(refs.count(Kind.ATTRIBUTE_SLOTS)).isEqualTo(6);
     assertThat(refs.count(Kind.ATTRIBUTE_VTABLES)).isEqualTo(6);
@@ -60,7 +60,7 @@ class ReferencesTest {
 
   @Test
   void positionsAreWhereTheGeneratedCodeReadsThem() {
-    ByteBuffer buffer = build(DedupOptions.ALL);
+    ByteBuffer buffer = build(Sharing.Kinds.ALL);
     ByteBuffer bb = buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     References refs = References.of(buffer);
     Organizations root = Organizations.getRootAsOrganizations(bb.duplicate());
@@ -98,7 +98,7 @@ class ReferencesTest {
 
   @Test
   void zeroesExactlyTheChosenReferences() {
-    ByteBuffer buffer = build(DedupOptions.ALL);
+    ByteBuffer buffer = build(Sharing.Kinds.ALL);
     byte[] bytes = new byte[buffer.remaining()];
     buffer.duplicate().get(bytes);
     References refs = References.of(ByteBuffer.wrap(bytes));
@@ -119,10 +119,8 @@ class ReferencesTest {
     assertThat(refs.zeroed(bytes, Set.of())).isEqualTo(bytes);
   }
 
-  private static ByteBuffer build(DedupOptions dedup) {
-    var builder = new FlatBufferOrgsBuilder(dedup, 1024);
-    ORGS.forEach(builder::add);
-    return builder.finish();
+  private static ByteBuffer build(Sharing.Kinds kinds) {
+    return OrganizationsEngine.encode(kinds, ORGS);
   }
 
   /** The position a table's uoffset field points to. */

@@ -6,10 +6,10 @@ import com.mongodb.client.MongoDatabase;
 import dev.flatdump.Org;
 import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Manifest;
-import dev.flatdump.artifact.OrgArtifact;
 import dev.flatdump.sample.OrgGenerator;
 import dev.flatdump.sample.Profile;
 import dev.flatdump.sample.SampleWriter;
+import dev.flatdump.testing.ExportedOrgs;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import java.nio.file.Files;
@@ -97,8 +97,7 @@ class ExportCommandIT {
         assertThat(verify.out()).contains("1,500 documents agree");
 
         List<Org> expected = new OrgGenerator(profile, 7).stream().limit(1500).toList();
-        List<Org> actual = new ArrayList<>();
-        OrgArtifact.open(out).forEach(actual::add);
+        List<Org> actual = ExportedOrgs.read(out);
         assertThat(actual).isEqualTo(expected);
       }
     }
@@ -175,7 +174,7 @@ class ExportCommandIT {
         MongoServer server, MongoDatabase db, @TempDir Path tmp) throws Exception {
       generate(db, "orgs", Profile.REALISTIC, 11, 2000);
       long[] sizes = new long[3];
-      String[] modes = {"none", "strings", "strings,attributes"};
+      String[] modes = {"none", "strings", "strings,tables"};
       for (int i = 0; i < modes.length; i++) {
         Path out = tmp.resolve("d" + i);
         CliRun run = export(server, db, "orgs", out, "--dedup", modes[i], "--compress", "none");
@@ -183,7 +182,7 @@ class ExportCommandIT {
         sizes[i] = Files.size(exported(out).resolve("organizations.fb"));
       }
       assertThat(sizes[1]).as("strings < plain").isLessThan(sizes[0]);
-      assertThat(sizes[2]).as("attributes < strings").isLessThan(sizes[1]);
+      assertThat(sizes[2]).as("tables < strings").isLessThan(sizes[1]);
     }
 
     @Test
@@ -254,8 +253,7 @@ class ExportCommandIT {
         assertThat(m.shards().get(i).shard()).isEqualTo(i);
       }
       assertThat(exported(out).resolve("organizations.fb")).doesNotExist();
-      List<Org> actual = new ArrayList<>();
-      OrgArtifact.open(out).forEach(actual::add);
+      List<Org> actual = ExportedOrgs.read(out);
       assertThat(actual)
           .isEqualTo(new OrgGenerator(Profile.ARTICLE, 9).stream().limit(600).toList());
 

@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.mongodb.client.MongoDatabase;
 import dev.flatdump.Attr;
 import dev.flatdump.Org;
-import dev.flatdump.artifact.OrgArtifact;
+import dev.flatdump.testing.ExportedOrgs;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -131,8 +130,7 @@ class SampleDataExportIT {
         Files.readString(out.resolve("organizations.json"))
             .replaceAll("(\"percent\":\\s*)(-?inf|[-+]?nan)", "$1\"$2\"");
     JsonNode root = JSON.readTree(text);
-    List<Org> ours = new ArrayList<>();
-    OrgArtifact.open(out).forEach(ours::add);
+    List<Org> ours = ExportedOrgs.read(out);
     JsonNode orgs = root.get("organizations");
     assertThat(orgs.size()).isEqualTo(ours.size());
     for (int i = 0; i < ours.size(); i++) {

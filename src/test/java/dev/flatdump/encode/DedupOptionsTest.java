@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import dev.flatdump.encode.engine.Sharing;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,7 +40,7 @@ class DedupOptionsTest {
       assertThatIllegalArgumentException()
           .isThrownBy(() -> DedupOptions.parse(text))
           .withMessageContaining("'" + text + "'")
-          .withMessageContaining("strings, tables (or attributes), vectors, or none");
+          .withMessageContaining("strings, tables, vectors, or none");
     }
 
     @Test
@@ -50,12 +51,11 @@ class DedupOptionsTest {
     }
 
     @Test
-    void takesTablesForAttributes() {
+    void takesAttributesForTables() {
       assertThat(DedupOptions.parse("strings,tables,vectors")).isEqualTo(DedupOptions.ALL);
       assertThat(DedupOptions.parse("tables").kinds())
           .isEqualTo(new Sharing.Kinds(false, true, false));
-      assertThat(DedupOptions.ALL.tablesText()).isEqualTo("strings,tables,vectors");
-      assertThat(DedupOptions.ALL.toString()).isEqualTo("strings,attributes,vectors");
+      assertThat(DedupOptions.parse("attributes")).isEqualTo(DedupOptions.parse("tables"));
     }
 
     @ParameterizedTest
@@ -84,16 +84,25 @@ class DedupOptionsTest {
 
     @Test
     void isCanonical() {
-      assertThat(DedupOptions.ALL).hasToString("strings,attributes,vectors");
+      assertThat(DedupOptions.ALL).hasToString("strings,tables,vectors");
       assertThat(DedupOptions.NONE).hasToString("none");
       assertThat(DedupOptions.STRINGS_ONLY).hasToString("strings");
-      assertThat(new DedupOptions(false, true, true)).hasToString("attributes,vectors");
+      assertThat(new DedupOptions(false, true, true)).hasToString("tables,vectors");
     }
 
     @ParameterizedTest
-    @MethodSource("dev.flatdump.encode.OrgFixtures#allDedupOptions")
+    @MethodSource("dev.flatdump.encode.DedupOptionsTest#allDedupOptions")
     void parsesBackToTheSameOptions(DedupOptions options) {
       assertThat(DedupOptions.parse(options.toString())).isEqualTo(options);
     }
+  }
+
+  /** Every combination of the three de-dup switches. */
+  static Stream<DedupOptions> allDedupOptions() {
+    var all = Stream.<DedupOptions>builder();
+    for (int bits = 0; bits < 8; bits++) {
+      all.add(new DedupOptions((bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0));
+    }
+    return all.build();
   }
 }

@@ -3,7 +3,7 @@ package dev.flatdump.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flatdump.Org;
-import dev.flatdump.artifact.OrgArtifact;
+import dev.flatdump.testing.ExportedOrgs;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import java.io.IOException;
@@ -63,7 +63,7 @@ class CorruptedArtifactIT {
   @Test
   void bitFlippedInANameIsReportedAsADifference() throws IOException {
     Path shard = export.resolve(SHARD);
-    Org org = OrgArtifact.open(shard).iterator().next();
+    Org org = ExportedOrgs.read(shard).get(0);
     byte[] bytes = Files.readAllBytes(shard);
     // a FlatBuffers string: its length (uint32, little-endian), its bytes, a NUL
     byte[] name = org.name().getBytes(StandardCharsets.UTF_8);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
-import dev.flatdump.artifact.ShardWriter;
+import dev.flatdump.artifact.SchemaShardWriter;
 import dev.flatdump.encode.DedupOptions;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -111,7 +111,7 @@ class ExportOptionsTest {
               a -> {
                 a.gzipLevel = 9;
                 a.zstdLevel = 22;
-                a.shardSize = ShardWriter.MAX_SHARD_SIZE;
+                a.shardSize = SchemaShardWriter.MAX_SHARD_SIZE;
                 a.batchSize = Integer.MAX_VALUE;
                 a.runId = Long.MAX_VALUE;
                 a.dedup = DedupOptions.STRINGS_ONLY;
@@ -313,7 +313,7 @@ class ExportOptionsTest {
 
     @Test
     void aShardSizeAboveTheMaximum() {
-      long size = ShardWriter.MAX_SHARD_SIZE + 1;
+      long size = SchemaShardWriter.MAX_SHARD_SIZE + 1;
 
       assertThatIllegalArgumentException()
           .isThrownBy(() -> options(a -> a.shardSize = size))
@@ -324,8 +324,8 @@ class ExportOptionsTest {
     @Test
     void acceptsTheShardSizeBounds() {
       assertThat(options(a -> a.shardSize = 1024).shardSize()).isEqualTo(1024);
-      assertThat(options(a -> a.shardSize = ShardWriter.MAX_SHARD_SIZE).shardSize())
-          .isEqualTo(ShardWriter.MAX_SHARD_SIZE);
+      assertThat(options(a -> a.shardSize = SchemaShardWriter.MAX_SHARD_SIZE).shardSize())
+          .isEqualTo(SchemaShardWriter.MAX_SHARD_SIZE);
     }
 
     @Test

@@ -78,8 +78,10 @@ class ReportWriterTest {
       JsonNode dedup = root.get("dedup");
       assertThat(dedup.get("strings").get("total").asLong()).isEqualTo(40);
       assertThat(dedup.get("strings").get("unique").asLong()).isEqualTo(10);
-      assertThat(dedup.get("attributes").get("total").asLong()).isEqualTo(30);
-      assertThat(dedup.get("attributes").get("unique").asLong()).isEqualTo(15);
+      assertThat(dedup.get(SampleReports.ATTRIBUTE).get("total").asLong()).isEqualTo(30);
+      assertThat(dedup.get(SampleReports.ATTRIBUTE).get("unique").asLong()).isEqualTo(15);
+      assertThat(dedup.get(SampleReports.ATTRIBUTE).get("bytesSaved").asLong()).isEqualTo(420);
+      assertThat(root.get("unknownFields").get("comment").asLong()).isEqualTo(3);
       assertThat(dedup.get("vectors").get("total").asLong()).isEqualTo(10);
       assertThat(dedup.get("vectors").get("unique").asLong()).isEqualTo(10);
       JsonNode records = root.get("records");
@@ -100,8 +102,7 @@ class ReportWriterTest {
       assertThat(root.get("startedAt").asString()).isEqualTo("2025-03-01T10:00:00Z");
       assertThat(root.get("finishedAt").asString()).isEqualTo("2025-03-01T10:00:12.500Z");
       assertThat(root.get("durationMillis").asLong()).isEqualTo(12_500);
-      assertThat(root.get("options").get("dedup").asString())
-          .isEqualTo("strings,attributes,vectors");
+      assertThat(root.get("options").get("dedup").asString()).isEqualTo("strings,tables,vectors");
     }
 
     @Test
@@ -115,6 +116,7 @@ class ReportWriterTest {
               "artifacts",
               "baselines",
               "dedup",
+              "unknownFields",
               "records",
               "steps",
               "docsPerSecond",
@@ -408,7 +410,7 @@ class ReportWriterTest {
           .contains(
               "flatbuffers: 43.1 MiB in 2 files, 5.8 % of MongoDB's size, 8.4 % of its storageSize")
           .contains("gzip: 24.0 MiB in 2 files")
-          .contains("strings 79.3 %, attributes 98.8 %")
+          .contains("strings 79.3 %, " + SampleReports.ATTRIBUTE + " 98.8 %")
           .contains("1 min 26 s in all, the export step at 30,340 documents/s");
     }
   }

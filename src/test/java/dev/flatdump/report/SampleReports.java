@@ -1,6 +1,7 @@
 package dev.flatdump.report;
 
-import dev.flatdump.encode.DedupStats;
+import dev.flatdump.encode.engine.EncodeCounts;
+import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.report.SizeReport.Artifact;
 import dev.flatdump.report.SizeReport.Options;
 import dev.flatdump.report.SizeReport.Records;
@@ -8,6 +9,7 @@ import dev.flatdump.report.SizeReport.Source;
 import dev.flatdump.report.SizeReport.Step;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Size reports for tests: round figures that are easy to check, and one shaped like the article.
@@ -22,6 +24,9 @@ final class SampleReports {
   private SampleReports() {}
 
   /** size 1,000, storageSize 500; one 250-byte FlatBuffers file and its 100-byte gzip copy. */
+  /** The attribute table type's key in the de-dup counts. */
+  static final String ATTRIBUTE = "dev.flatdump.schema.fb.Attribute";
+
   static SizeReport small(String collection) {
     return new SizeReport(
         new Source(
@@ -31,17 +36,19 @@ final class SampleReports {
             new Artifact("orgs.fb.gz", "gzip", 100, SHA_B)),
         List.of(new BaselineSize(Baseline.PLAIN, 800, 300, 280)),
         SizeReport.Dedup.of(
-            new DedupStats(
-                new DedupStats.Counter(40, 10),
-                new DedupStats.Counter(30, 15),
-                new DedupStats.Counter(10, 10))),
+            new EncodeCounts(
+                List.of(
+                    new Sharing.Count("strings", 40, 10, 300),
+                    new Sharing.Count(ATTRIBUTE, 30, 15, 420),
+                    new Sharing.Count("vectors", 10, 10, 0)),
+                Map.of("comment", 3L))),
         new Records(12, 10, 2),
         List.of(new Step("exportStep", 9000), new Step("reportStep", 1500)),
         0.8,
         64L << 20,
         STARTED,
         FINISHED,
-        new Options("strings,attributes,vectors", "gzip", "256MB"));
+        new Options("strings,tables,vectors", "gzip", "256MB"));
   }
 
   /** Figures like the article's real collection: 737 MB in MongoDB, two shards, all baselines. */
@@ -73,10 +80,12 @@ final class SampleReports {
             new BaselineSize(Baseline.PROTOBUF, 300 * mib, 130 * mib, 112 * mib),
             new BaselineSize(Baseline.JSON, 1100 * mib, 150 * mib, 118 * mib)),
         SizeReport.Dedup.of(
-            new DedupStats(
-                new DedupStats.Counter(6_100_000, 1_260_000),
-                new DedupStats.Counter(25_000_000, 310_000),
-                new DedupStats.Counter(1_249_990, 905_000))),
+            new EncodeCounts(
+                List.of(
+                    new Sharing.Count("strings", 6_100_000, 1_260_000, 61_000_000),
+                    new Sharing.Count(ATTRIBUTE, 25_000_000, 310_000, 790_000_000),
+                    new Sharing.Count("vectors", 1_249_990, 905_000, 120_000_000)),
+                Map.of())),
         new Records(1_250_000, 1_249_990, 10),
         List.of(
             new Step("exportStep", 41_200),
@@ -86,6 +95,6 @@ final class SampleReports {
         412 * mib,
         Instant.parse("2025-03-01T10:00:00Z"),
         Instant.parse("2025-03-01T10:01:26.400Z"),
-        new Options("strings,attributes,vectors", "gzip,zstd", "64MB"));
+        new Options("strings,tables,vectors", "gzip,zstd", "64MB"));
   }
 }

@@ -1,16 +1,23 @@
 package dev.flatdump.testing;
 
+import dev.flatdump.Org;
 import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.encode.engine.RejectedRecord;
 import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.source.OrgCodec;
 import java.nio.ByteBuffer;
+import java.util.List;
+import org.bson.BsonBinaryWriter;
 import org.bson.RawBsonDocument;
+import org.bson.codecs.EncoderContext;
+import org.bson.io.BasicOutputBuffer;
 
 /**
- * What the export does with one document of the bundled {@code organizations.fbs}, with no
- * database: the engine's verdict, as the sample files and the bad-input corpus state it.
+ * What the export does with documents of the bundled {@code organizations.fbs}, with no database:
+ * the engine's verdict on one, as the sample files and the bad-input corpus state it, and the
+ * buffer it builds of several.
  */
 public final class OrganizationsEngine {
 
@@ -20,6 +27,24 @@ public final class OrganizationsEngine {
   private static final SchemaPlan PLAN = SchemaFiles.bundled().plan();
 
   private OrganizationsEngine() {}
+
+  /**
+   * The orgs, as BSON, through the export's engine into one finished buffer, copied to a buffer of
+   * its own (position 0, as a file maps).
+   */
+  public static ByteBuffer encode(Sharing.Kinds kinds, List<Org> orgs) {
+    ShardBuilder shard = new ShardBuilder(PLAN, kinds, false, 1024);
+    OrgCodec codec = new OrgCodec();
+    for (Org org : orgs) {
+      BasicOutputBuffer bson = new BasicOutputBuffer();
+      codec.encode(new BsonBinaryWriter(bson), org, EncoderContext.builder().build());
+      shard.add(bson.getInternalBuffer(), 0, bson.getPosition());
+    }
+    ByteBuffer finished = shard.finish();
+    byte[] bytes = new byte[finished.remaining()];
+    finished.get(bytes);
+    return ByteBuffer.wrap(bytes);
+  }
 
   /** {@value #EXPORTED}, or the rejection as {@code field: reason} ({@code rejects.jsonl}'s). */
   public static String outcome(RawBsonDocument document) {

@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code flatdump-bench cpu}: the export's CPU work per document without MongoDB, by {@link
- * CpuBenchmark}. Exit 1 if two rows disagree on what they decoded or wrote.
+ * CpuBenchmark}. Exit 1 if the rows disagree on what they wrote.
  */
 @Command(
     name = "cpu",
@@ -20,10 +20,10 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Times decoding and encoding in CPU time, without MongoDB.",
-      "Decodes N generated organizations from BSON in memory (driver Document codec, OrgCodec,"
-          + " the export's RawOrgDecoder) and encodes them as the export does, in this thread's"
-          + " CPU time: no MongoDB, no cursor, so it moves less with the machine's load than"
-          + " bench export."
+      "Decodes N generated organizations from BSON in memory (driver Document codec, OrgCodec)"
+          + " and encodes them as the export does (its engine on organizations.fbs, with every"
+          + " de-dup and with strings only), in this thread's CPU time: no MongoDB, no cursor, so"
+          + " it moves less with the machine's load than bench export."
     })
 public final class BenchCpuCommand implements Callable<Integer> {
 

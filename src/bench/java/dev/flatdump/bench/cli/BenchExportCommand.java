@@ -21,8 +21,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code flatdump-bench export}: the export end to end against a raw cursor scan, a driver {@code
- * Document} scan and flatdump's reader alone, by {@link ExportBenchmark}. Exit 1 if a row saw
- * another number of documents than the raw scan.
+ * Document} scan and flatdump's cursor and engine alone, by {@link ExportBenchmark}. Exit 1 if a
+ * row saw another number of documents than the raw scan.
  */
 @Command(
     name = "export",
@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
       "Times the export of a collection against scans of it.",
       "Times the export (all de-dup on, no compressed copies unless --compress) against scans of"
           + " the same collection: raw"
-          + " BSON (the floor), driver Documents, and flatdump's reader alone; with docs/s, heap"
+          + " BSON (the floor), driver Documents, and flatdump's cursor and engine alone (nothing"
+          + " written); with docs/s, heap"
           + " and peak RSS for each; the export follows the bundled organizations.fbs; then the"
           + " export's two speed targets (0.5x the raw scan's docs/s, 3x the Document scan's),"
           + " met or missed in this run."

@@ -3,6 +3,7 @@ package dev.flatdump.encode.engine;
 import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.encode.plan.SchemaPlan;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,8 @@ public final class ShardBuilder {
   private final Sharing sharing;
   private final RecordEncoder encoder;
   private final int initialCapacity;
+  private final CappedBuffers buffers;
+  private ByteBuffer spare;
   private FlatBufferBuilder builder;
   private int[] records = new int[1024];
   private int count;
@@ -30,10 +33,30 @@ public final class ShardBuilder {
    * @param initialCapacity each shard's first buffer size in bytes
    */
   public ShardBuilder(SchemaPlan plan, Sharing.Kinds kinds, boolean strict, int initialCapacity) {
+    this(plan, kinds, strict, initialCapacity, 0);
+  }
+
+  /**
+   * A builder whose buffer stops doubling at {@code capBytes}: while below it, a growth past it
+   * takes exactly {@code capBytes} (a shard that stops near its size limit then needs no buffer of
+   * twice that), and past it the buffer doubles as usual. Each shard after the first is built in
+   * the buffer of the one before, so a buffer {@link #finish} returns is valid only until the next
+   * {@link #add}.
+   *
+   * @param capBytes where growth stops doubling, at least {@code initialCapacity}; 0 for none, and
+   *     then every shard gets a buffer of its own
+   */
+  public ShardBuilder(
+      SchemaPlan plan, Sharing.Kinds kinds, boolean strict, int initialCapacity, int capBytes) {
+    if (capBytes != 0 && capBytes < initialCapacity) {
+      throw new IllegalArgumentException(
+          "capBytes must be 0 or >= initialCapacity (" + initialCapacity + "), got " + capBytes);
+    }
     this.plan = plan;
     this.sharing = new Sharing(plan, kinds);
     this.encoder = new RecordEncoder(plan, sharing, strict);
     this.initialCapacity = initialCapacity;
+    this.buffers = capBytes == 0 ? null : new CappedBuffers(capBytes);
   }
 
   /**
@@ -45,7 +68,13 @@ public final class ShardBuilder {
    */
   public void add(byte[] doc, int offset, int length) {
     if (builder == null) {
-      builder = new FlatBufferBuilder(initialCapacity);
+      if (buffers == null) {
+        builder = new FlatBufferBuilder(initialCapacity);
+      } else if (spare == null) {
+        builder = new FlatBufferBuilder(initialCapacity, buffers);
+      } else {
+        builder = new FlatBufferBuilder(spare, buffers);
+      }
       sharing.clear();
       count = 0;
     }
@@ -84,6 +113,10 @@ public final class ShardBuilder {
     RecordsRoot.finish(builder, plan, records, count);
     ByteBuffer data = builder.dataBuffer();
     builder = null;
+    if (buffers != null) {
+      spare = data;
+      return data.duplicate();
+    }
     return data;
   }
 
@@ -95,5 +128,24 @@ public final class ShardBuilder {
   /** Unknown BSON fields, by path, with how many documents had each. */
   public Map<String, Long> unknownFields() {
     return encoder.unknownFields();
+  }
+
+  /**
+   * Heap buffers for one builder: a growth that would double past {@code cap} from below it gets
+   * exactly {@code cap} ({@code FlatBufferBuilder} takes the capacity it is given, and asks again
+   * if that is still too small); from {@code cap} up, the buffer doubles as usual.
+   */
+  private static final class CappedBuffers extends FlatBufferBuilder.ByteBufferFactory {
+    private final int cap;
+
+    CappedBuffers(int cap) {
+      this.cap = cap;
+    }
+
+    @Override
+    public ByteBuffer newByteBuffer(int capacity) {
+      int size = capacity > cap && capacity / 2 < cap ? cap : capacity;
+      return ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+    }
   }
 }

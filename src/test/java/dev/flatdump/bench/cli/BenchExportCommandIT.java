@@ -33,8 +33,10 @@ class BenchExportCommandIT {
         .contains("median of 1 run after 2 warm-up runs;")
         .contains("| raw cursor scan (RawBsonDocument, sum of byte lengths) |")
         .contains("| driver Document scan (DocumentCodec) |")
-        .contains("| flatdump reader only (MongoOrgSource: BSON → records) |")
-        .contains("| flatdump export (ExportLauncher, --compress none) |")
+        .contains(
+            "| flatdump cursor + engine, nothing written (MongoDocumentCursor → ShardBuilder) |")
+        .contains(
+            "| flatdump export (ExportLauncher, the bundled organizations.fbs, --compress none) |")
         .contains("exportStep");
   }
 
@@ -66,7 +68,8 @@ class BenchExportCommandIT {
     assertThat(run.exitCode()).as(run.toString()).isZero();
     assertThat(run.out())
         .contains("median of 1 run after no warm-up run;")
-        .contains("| flatdump export (ExportLauncher, --compress gzip,zstd) |");
+        .contains(
+            "| flatdump export (ExportLauncher, the bundled organizations.fbs, --compress gzip,zstd) |");
     assertThat(out.resolve("export-warm-up-1")).doesNotExist();
     Path export = dev.flatdump.artifact.OutputLayout.resolve(out.resolve("export-run-1"));
     assertThat(export.resolve("organizations.fb.gz")).isNotEmptyFile();

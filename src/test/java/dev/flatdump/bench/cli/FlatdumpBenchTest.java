@@ -21,7 +21,7 @@ class FlatdumpBenchTest {
     assertThat(run.out())
         .contains("Codecs: profile article, 30 orgs (seed 42)")
         .contains("| JSON (Jackson, as the articles) |")
-        .contains("| flatdump strings + attributes + vectors (export default) |");
+        .contains("| flatdump strings + tables + vectors (export default) |");
     assertThat(run.err()).contains("bench codecs: generating 30 article orgs");
   }
 
@@ -32,8 +32,8 @@ class FlatdumpBenchTest {
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out())
         .contains("CPU per document: profile realistic, 40 orgs (seed 42)")
-        .contains("| RawOrgDecoder decode (the hand-written engine's) |")
-        .contains("| hand-written engine: decode + encode, one document at a time |");
+        .contains("| OrgCodec decode into records (BsonBinaryReader) |")
+        .contains("| flatdump engine on organizations.fbs, strings only |");
     assertThat(run.err()).contains("bench cpu: generating 40 realistic orgs as BSON");
   }
 

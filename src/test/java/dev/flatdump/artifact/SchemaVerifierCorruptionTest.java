@@ -1,31 +1,32 @@
 package dev.flatdump.artifact;
 
-import static dev.flatdump.artifact.FlatBufferVerifierTest.errorOf;
-import static dev.flatdump.artifact.FlatBufferVerifierTest.putInt;
-import static dev.flatdump.artifact.FlatBufferVerifierTest.putShort;
+import static dev.flatdump.artifact.VerifierFixtures.PLAN;
 import static dev.flatdump.artifact.VerifierFixtures.bytes;
+import static dev.flatdump.artifact.VerifierFixtures.errorOf;
+import static dev.flatdump.artifact.VerifierFixtures.putInt;
+import static dev.flatdump.artifact.VerifierFixtures.putShort;
 import static dev.flatdump.artifact.VerifierFixtures.small;
 import static dev.flatdump.artifact.VerifierFixtures.wrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import dev.flatdump.artifact.VerifierFixtures.Layout;
-import dev.flatdump.encode.DedupOptions;
+import dev.flatdump.encode.engine.Sharing;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /** One deliberate corruption per test, each reported with its offset, path and reason. */
-class FlatBufferVerifierCorruptionTest {
+class SchemaVerifierCorruptionTest {
 
   private byte[] bytes;
   private Layout layout;
 
   @BeforeEach
   void buildSmallBuffer() {
-    bytes = bytes(DedupOptions.ALL, small());
+    bytes = bytes(Sharing.Kinds.ALL, small());
     layout = Layout.of(bytes);
-    assertThat(FlatBufferVerifier.verify(wrap(bytes)).valid()).as("before corruption").isTrue();
+    assertThat(SchemaVerifier.verify(PLAN, wrap(bytes)).valid()).as("before corruption").isTrue();
   }
 
   @Nested
@@ -35,7 +36,7 @@ class FlatBufferVerifierCorruptionTest {
     void reportsABadIdentifier() {
       bytes[7] = 'X';
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.offset()).isEqualTo(4);
       assertThat(error.path()).isEqualTo("(header)");
@@ -46,7 +47,7 @@ class FlatBufferVerifierCorruptionTest {
     void reportsARootOffsetOutOfBounds() {
       putInt(bytes, 0, bytes.length);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.offset()).isZero();
       assertThat(error.path()).isEqualTo("(header)");
@@ -64,7 +65,7 @@ class FlatBufferVerifierCorruptionTest {
     void reportsAMisalignedRootTable() {
       putInt(bytes, 0, layout.root() + 2);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.path()).isEqualTo("(root)");
       assertThat(error.reason()).contains("4-byte aligned");
@@ -79,7 +80,7 @@ class FlatBufferVerifierCorruptionTest {
       int org = layout.organization(0);
       putInt(bytes, org, -2 * bytes.length);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.offset()).isEqualTo(org);
       assertThat(error.path()).isEqualTo("organizations[0]");
@@ -91,7 +92,7 @@ class FlatBufferVerifierCorruptionTest {
       int org = layout.organization(1);
       putInt(bytes, org, org + 64);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.path()).isEqualTo("organizations[1]");
       assertThat(error.reason()).contains("outside the buffer");
@@ -101,7 +102,7 @@ class FlatBufferVerifierCorruptionTest {
     void reportsAnOddVtableSize() {
       putShort(bytes, layout.vtable(layout.organization(0)), 7);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.path()).isEqualTo("organizations[0]");
       assertThat(error.reason()).contains("vtable size 7");
@@ -119,7 +120,7 @@ class FlatBufferVerifierCorruptionTest {
       int org = layout.organization(0);
       putShort(bytes, layout.vtable(org) + 2, bytes.length - org + 4);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.path()).isEqualTo("organizations[0]");
       assertThat(error.reason()).contains("runs past the buffer's end");
@@ -131,7 +132,7 @@ class FlatBufferVerifierCorruptionTest {
       int tableSize = layout.buf().getShort(layout.vtable(org) + 2);
       putShort(bytes, layout.slot(org, 0), tableSize - 2);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.offset()).isEqualTo(layout.slot(org, 0));
       assertThat(error.path()).isEqualTo("organizations[0].name");
@@ -143,7 +144,7 @@ class FlatBufferVerifierCorruptionTest {
       int attribute = layout.attribute(0, 0);
       putShort(bytes, layout.slot(attribute, 3), 5);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.path()).isEqualTo("organizations[0].attributes[0].size");
       assertThat(error.reason()).contains("2-byte aligned");
@@ -153,7 +154,7 @@ class FlatBufferVerifierCorruptionTest {
     void reportsAMissingRequiredString() {
       putShort(bytes, layout.slot(layout.organization(0), 3), 0);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.path()).isEqualTo("organizations[0].country");
       assertThat(error.reason()).contains("missing");
@@ -164,7 +165,7 @@ class FlatBufferVerifierCorruptionTest {
       int org = layout.organization(0);
       putInt(bytes, layout.field(org, 1), 0);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.path()).isEqualTo("organizations[0].category");
       assertThat(error.reason()).contains("offset is 0");
@@ -179,11 +180,12 @@ class FlatBufferVerifierCorruptionTest {
       int type = layout.field(layout.organization(0), 2);
       bytes[type] = 3;
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.offset()).isEqualTo(type);
       assertThat(error.path()).isEqualTo("organizations[0].type");
-      assertThat(error.reason()).contains("3 is not an OrganizationType");
+      assertThat(error.reason())
+          .contains("the value 3 is not a value of dev.flatdump.schema.fb.OrganizationType");
     }
 
     @Test
@@ -198,7 +200,7 @@ class FlatBufferVerifierCorruptionTest {
       int active = layout.field(layout.attribute(0, 1), 5);
       bytes[active] = 2;
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.offset()).isEqualTo(active);
       assertThat(error.path()).isEqualTo("organizations[0].attributes[1].active");
@@ -211,7 +213,7 @@ class FlatBufferVerifierCorruptionTest {
       int end = name + 4 + layout.u32(name);
       bytes[end] = 'x';
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.offset()).isEqualTo(end);
       assertThat(error.path()).isEqualTo("organizations[0].name");
@@ -223,7 +225,7 @@ class FlatBufferVerifierCorruptionTest {
       int id = layout.string(layout.attribute(0, 1), 0);
       putInt(bytes, id, 0x7FFF_FFF0);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.path()).isEqualTo("organizations[0].attributes[1].id");
       assertThat(error.reason()).contains("2147483632 bytes", "past the buffer's end");
@@ -234,7 +236,7 @@ class FlatBufferVerifierCorruptionTest {
       int name = layout.string(layout.organization(0), 0);
       bytes[name + 4 + 1] = (byte) 0xFF; // inside the two bytes of 'Ñ'
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.path()).isEqualTo("organizations[0].name");
       assertThat(error.reason()).contains("not valid UTF-8");
@@ -249,7 +251,7 @@ class FlatBufferVerifierCorruptionTest {
       int vector = layout.attributesVector(0);
       putInt(bytes, vector, 0xFFFF_FFFF);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.offset()).isEqualTo(vector);
       assertThat(error.path()).isEqualTo("organizations[0].attributes");
@@ -261,7 +263,7 @@ class FlatBufferVerifierCorruptionTest {
       // 0x40000001 * 4 is 4 in 32-bit arithmetic: a naive check would let it through.
       putInt(bytes, layout.organizationsVector(), 0x4000_0001);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.path()).isEqualTo("organizations");
       assertThat(error.reason()).contains("1073741825 elements");
@@ -271,7 +273,7 @@ class FlatBufferVerifierCorruptionTest {
     void reportsAnElementOffsetPastTheEnd() {
       putInt(bytes, layout.attributesVector(1) + 4, bytes.length);
 
-      FlatBufferVerifier.Error error = errorOf(bytes);
+      SchemaVerifier.Error error = errorOf(bytes);
 
       assertThat(error.path()).isEqualTo("organizations[1].attributes[0]");
       assertThat(error.reason()).contains("points past");
@@ -283,8 +285,8 @@ class FlatBufferVerifierCorruptionTest {
 
     @Test
     void stopsTablesNestedDeeperThanTheLimit() {
-      FlatBufferVerifier.Result result =
-          FlatBufferVerifier.verify(wrap(bytes), new FlatBufferVerifier.Limits(2, 1000, 1000));
+      SchemaVerifier.Result result =
+          SchemaVerifier.verify(PLAN, wrap(bytes), new SchemaVerifier.Limits(2, 1000, 1000));
 
       assertThat(result.error().path()).isEqualTo("organizations[0].attributes[0]");
       assertThat(result.error().reason()).contains("deeper than 2");
@@ -292,45 +294,44 @@ class FlatBufferVerifierCorruptionTest {
 
     @Test
     void stopsMoreTableVisitsThanTheLimit() {
-      FlatBufferVerifier.Result result =
-          FlatBufferVerifier.verify(wrap(bytes), new FlatBufferVerifier.Limits(64, 3, 1000));
+      SchemaVerifier.Result result =
+          SchemaVerifier.verify(PLAN, wrap(bytes), new SchemaVerifier.Limits(64, 3, 1000));
 
       assertThat(result.error().reason()).contains("more than 3 table visits");
     }
 
     @Test
     void stopsMoreStringBytesThanTheLimit() {
-      FlatBufferVerifier.Result result =
-          FlatBufferVerifier.verify(wrap(bytes), new FlatBufferVerifier.Limits(64, 1000, 5));
+      SchemaVerifier.Result result =
+          SchemaVerifier.verify(PLAN, wrap(bytes), new SchemaVerifier.Limits(64, 1000, 5));
 
       assertThat(result.error().reason()).contains("more than 5 bytes of strings");
     }
 
     @Test
     void defaultLimitsGrowWithTheBuffer() {
-      assertThat(FlatBufferVerifier.Limits.forSize(4000))
-          .isEqualTo(new FlatBufferVerifier.Limits(64, 1001, 4000));
+      assertThat(SchemaVerifier.Limits.forSize(4000))
+          .isEqualTo(new SchemaVerifier.Limits(64, 1001, 4000));
     }
 
     @Test
     void rejectsLimitsBelowOne() {
       assertThatIllegalArgumentException()
-          .isThrownBy(() -> new FlatBufferVerifier.Limits(0, 1, 0))
+          .isThrownBy(() -> new SchemaVerifier.Limits(0, 1, 0))
           .withMessageContaining("maxDepth");
     }
   }
 
   @Test
   void anErrorSaysWhereAndWhy() {
-    assertThat(new FlatBufferVerifier.Error(12, "organizations[3].name", "the offset is 0"))
+    assertThat(new SchemaVerifier.Error(12, "organizations[3].name", "the offset is 0"))
         .hasToString("at byte 12 (organizations[3].name): the offset is 0");
   }
 
   @Test
   void aResultHasACountOrAnErrorNeverBoth() {
-    assertThatIllegalArgumentException().isThrownBy(() -> new FlatBufferVerifier.Result(-1, null));
+    assertThatIllegalArgumentException().isThrownBy(() -> new SchemaVerifier.Result(-1, null));
     assertThatIllegalArgumentException()
-        .isThrownBy(
-            () -> new FlatBufferVerifier.Result(3, new FlatBufferVerifier.Error(0, "", "x")));
+        .isThrownBy(() -> new SchemaVerifier.Result(3, new SchemaVerifier.Error(0, "", "x")));
   }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class FlatBufferVerifierUtf8Test {
+class VerifierUtf8Test {
 
   private static int firstInvalid(byte[] bytes) {
     return VerifierUtf8.firstInvalid(ByteBuffer.wrap(bytes), 0, bytes.length);
