@@ -16,7 +16,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +33,7 @@ import org.bson.BsonDocument;
 import org.bson.BsonType;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
+import org.bson.codecs.BsonDocumentCodec;
 
 /**
  * Compares an export of the user's schema with its source, record by record and field by field,
@@ -77,6 +80,7 @@ public final class SchemaExportVerifier {
   }
 
   private final SchemaPlan plan;
+  private final Map<TablePlan, Map<String, FieldPlan>> byBsonName = new IdentityHashMap<>();
   private final boolean strict;
   private final int maxDifferences;
   private final List<String> differences = new ArrayList<>();
@@ -111,7 +115,7 @@ public final class SchemaExportVerifier {
           if (id == null) {
             throw new NotFit("_id", "missing");
           }
-          expected = table(plan.record(), doc, "");
+          expected = table(plan.record(), decodedOnce(doc), "");
         } catch (NotFit e) {
           String line = rejected.readLine();
           BsonValue rejectedId = line == null ? null : idOf(line);
@@ -199,7 +203,6 @@ public final class SchemaExportVerifier {
         byBson.put(f.bsonName(), f);
       }
     }
-    requireOnce(doc, byBson.keySet(), path);
     boolean record = t == plan.record();
     for (String key : doc.keySet()) {
       if (!byBson.containsKey(key) && strict && !(record && key.equals("_id"))) {
@@ -223,25 +226,110 @@ public final class SchemaExportVerifier {
   }
 
   /**
-   * Refuses a document that holds one of {@code names} twice. The driver's document keeps one value
-   * per name, so a document read as {@link RawBsonDocument} (as {@code verify} reads them, nested
-   * ones included) is read again, name by name, with the driver's own reader.
+   * The document as the driver decodes it, once its bytes pass what the driver lets through: the
+   * driver's document keeps one value per name and turns bytes that are not UTF-8 into U+FFFD. So a
+   * document read as {@link RawBsonDocument} (as {@code verify} reads them) is first read name by
+   * name with the driver's own reader, every field at every depth: a field of the schema given
+   * twice in one table or struct, or a name or string value that is not UTF-8, refuses it. Then it
+   * is decoded once.
    */
-  private static void requireOnce(BsonDocument doc, Set<String> names, String path) {
+  private BsonDocument decodedOnce(BsonDocument doc) {
     if (!(doc instanceof RawBsonDocument raw)) {
-      return;
+      return doc;
     }
-    Set<String> seen = new HashSet<>();
-    try (BsonBinaryReader reader = new BsonBinaryReader(raw.getByteBuffer().asNIO())) {
+    ByteBuffer bytes = raw.getByteBuffer().asNIO().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    try (BsonBinaryReader reader = new BsonBinaryReader(bytes.duplicate())) {
+      new RawWalk(bytes, reader).document(plan.record(), "");
+    }
+    return raw.decode(new BsonDocumentCodec());
+  }
+
+  /** One read of a raw document's bytes, for {@link #decodedOnce}. */
+  private final class RawWalk {
+    private final ByteBuffer bytes;
+    private final BsonBinaryReader reader;
+
+    RawWalk(ByteBuffer bytes, BsonBinaryReader reader) {
+      this.bytes = bytes;
+      this.reader = reader;
+    }
+
+    /** The document at the reader's place; {@code t} is its table, or null where none is. */
+    void document(TablePlan t, String path) {
+      Map<String, FieldPlan> fields =
+          t == null ? Map.of() : byBsonName.computeIfAbsent(t, SchemaExportVerifier::fields);
+      Set<String> seen = new HashSet<>();
       reader.readStartDocument();
-      while (reader.readBsonType() != BsonType.END_OF_DOCUMENT) {
-        String name = reader.readName();
-        if (names.contains(name) && !seen.add(name)) {
-          throw new NotFit(join(path, name), "the field appears twice in the document");
+      while (true) {
+        int at = reader.getBsonInput().getPosition();
+        if (reader.readBsonType() == BsonType.END_OF_DOCUMENT) {
+          break;
         }
-        reader.skipValue();
+        String name = reader.readName();
+        String p = join(path, name);
+        requireUtf8(at + 1, nameLength(at + 1), p);
+        FieldPlan f = fields.get(name);
+        if (f != null && !seen.add(name)) {
+          throw new NotFit(p, "the field appears twice in the document");
+        }
+        value(f, false, p);
+      }
+      reader.readEndDocument();
+    }
+
+    /**
+     * The value at the reader's place: of field {@code f}, or of one of its elements when {@code
+     * element}; {@code f} is null for an unknown field.
+     */
+    private void value(FieldPlan f, boolean element, String path) {
+      boolean vector = f != null && f.kind() == FieldKind.VECTOR;
+      FieldKind kind = f == null ? null : vector ? f.element() : f.kind();
+      TablePlan sub =
+          (kind == FieldKind.TABLE || kind == FieldKind.STRUCT) && vector == element
+              ? plan.tables().get(f.typeIndex())
+              : null;
+      switch (reader.getCurrentBsonType()) {
+        case DOCUMENT -> document(sub, path);
+        case ARRAY -> {
+          reader.readStartArray();
+          for (int i = 0; reader.readBsonType() != BsonType.END_OF_DOCUMENT; i++) {
+            value(vector && !element ? f : null, true, path + "[" + i + "]");
+          }
+          reader.readEndArray();
+        }
+        case STRING -> {
+          int at = reader.getBsonInput().getPosition();
+          requireUtf8(at + 4, bytes.getInt(at) - 1, path);
+          reader.skipValue();
+        }
+        default -> reader.skipValue();
       }
     }
+
+    private int nameLength(int start) {
+      int end = start;
+      while (bytes.get(end) != 0) {
+        end++;
+      }
+      return end - start;
+    }
+
+    private void requireUtf8(int start, int length, String path) {
+      if (VerifierUtf8.firstInvalid(bytes, start, length) >= 0) {
+        throw new NotFit(path, "not valid UTF-8");
+      }
+    }
+  }
+
+  /** A table's fields by BSON name: a struct's all, a table's but the deprecated ones. */
+  private static Map<String, FieldPlan> fields(TablePlan t) {
+    Map<String, FieldPlan> fields = new HashMap<>();
+    for (FieldPlan f : t.fields()) {
+      if (t.struct() || !f.deprecated()) {
+        fields.put(f.bsonName(), f);
+      }
+    }
+    return fields;
   }
 
   private Map<String, Object> struct(TablePlan st, BsonValue v, String path) {
@@ -249,9 +337,6 @@ public final class SchemaExportVerifier {
       throw new NotFit(path, "expected a document for struct " + st.name());
     }
     BsonDocument doc = v.asDocument();
-    Set<String> names = new HashSet<>();
-    st.fields().forEach(f -> names.add(f.bsonName()));
-    requireOnce(doc, names, path);
     Map<String, Object> values = new LinkedHashMap<>();
     for (FieldPlan f : st.fields()) {
       BsonValue x = doc.get(f.bsonName());

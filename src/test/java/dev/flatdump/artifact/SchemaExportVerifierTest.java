@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.bson.BsonBinary;
+import org.bson.BsonBinaryWriter;
 import org.bson.BsonBoolean;
 import org.bson.BsonDateTime;
 import org.bson.BsonDecimal128;
@@ -26,7 +27,9 @@ import org.bson.BsonObjectId;
 import org.bson.BsonString;
 import org.bson.BsonTimestamp;
 import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
 import org.bson.UuidRepresentation;
+import org.bson.io.BasicOutputBuffer;
 import org.bson.types.Decimal128;
 import org.bson.types.ObjectId;
 import org.junit.jupiter.api.Test;
@@ -120,7 +123,8 @@ class SchemaExportVerifierTest {
     List<byte[]> fitting = new ArrayList<>();
     List<String> lines = new ArrayList<>();
     for (BsonDocument d : docs) {
-      byte[] b = bson(d);
+      // a raw document's own bytes: encoding it again would keep one value per name
+      byte[] b = d instanceof RawBsonDocument raw ? raw.getByteBuffer().array() : bson(d);
       try {
         encoder.encode(new com.google.flatbuffers.FlatBufferBuilder(), b, 0, b.length);
         fitting.add(b);
@@ -194,5 +198,67 @@ class SchemaExportVerifierTest {
         .first()
         .asString()
         .contains("_id 1: does not fit the schema (extra: not in the schema (--strict))");
+  }
+
+  /** A document written field by field, duplicates kept, as raw BSON. */
+  private static RawBsonDocument raw(int id, java.util.function.Consumer<BsonBinaryWriter> fields) {
+    var out = new BasicOutputBuffer();
+    try (var w = new BsonBinaryWriter(out)) {
+      w.writeStartDocument();
+      w.writeInt32("_id", id);
+      fields.accept(w);
+      w.writeEndDocument();
+    }
+    return new RawBsonDocument(out.toByteArray());
+  }
+
+  @Test
+  void agreesWithTheEngineOnFieldsGivenTwice() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
+    List<BsonDocument> docs =
+        List.of(
+            raw(
+                0,
+                w -> {
+                  w.writeInt32("i32", 1);
+                  w.writeInt32("i32", 2);
+                }),
+            raw(
+                1,
+                w -> {
+                  w.writeStartDocument("t");
+                  w.writeString("s", "a");
+                  w.writeString("s", "b");
+                  w.writeEndDocument();
+                }),
+            raw(
+                2,
+                w -> {
+                  w.writeStartDocument("p");
+                  w.writeInt32("x", 1);
+                  w.writeInt32("x", 2);
+                  w.writeDouble("y", 0.5);
+                  w.writeEndDocument();
+                }),
+            raw(
+                3,
+                w -> {
+                  w.writeInt32("extra", 1);
+                  w.writeInt32("extra", 2);
+                  w.writeInt32("i32", 3);
+                }),
+            raw(4, w -> w.writeInt32("i32", 5)));
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = export(fx, docs, rejects);
+    assertThat(Files.readAllLines(rejects))
+        .as("the engine refuses a schema field twice, at any depth, and skips unknown ones")
+        .hasSize(3);
+
+    SchemaExportVerifier.Result result =
+        new SchemaExportVerifier(fx.plan, false, 50)
+            .verify(docs.iterator(), List.of(shard), rejects);
+
+    assertThat(result.differences()).isEmpty();
+    assertThat(result.compared()).isEqualTo(5);
   }
 }
