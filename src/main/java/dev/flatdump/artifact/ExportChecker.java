@@ -58,23 +58,18 @@ public final class ExportChecker {
    * @param problems every problem, in the order checked; empty for a sound export
    * @param files files the manifest lists
    * @param shards FlatBuffers shards the manifest lists
-   * @param organizations records in the shards that passed verification
-   * @param audit for an export of the user's schema, what its shards still hold more than once
-   *     ({@link DedupAudit}), summed; empty for organizations
+   * @param records records in the shards that passed verification
+   * @param audit what its shards still hold more than once ({@link DedupAudit}), summed
    */
   public record Result(
-      List<Problem> problems,
-      int files,
-      int shards,
-      long organizations,
-      List<DedupAudit.Count> audit) {
+      List<Problem> problems, int files, int shards, long records, List<DedupAudit.Count> audit) {
     public Result {
       problems = List.copyOf(problems);
       audit = List.copyOf(audit);
     }
 
-    public Result(List<Problem> problems, int files, int shards, long organizations) {
-      this(problems, files, shards, organizations, List.of());
+    public Result(List<Problem> problems, int files, int shards, long records) {
+      this(problems, files, shards, records, List.of());
     }
 
     public boolean clean() {
@@ -126,7 +121,7 @@ public final class ExportChecker {
       problems.add(new Problem(file, e.getMessage()));
       return new Result(problems, listed.size(), 0, 0);
     }
-    long organizations = 0;
+    long recordsChecked = 0;
     long shardRecords = 0;
     int shards = 0;
     List<DedupAudit.Count> audit = List.of();
@@ -145,7 +140,7 @@ public final class ExportChecker {
         shards++;
         shardRecords += f.records() == null ? 0 : f.records();
         long records = checkShard(file, f, plan, problems);
-        organizations += records;
+        recordsChecked += records;
         if (records > 0) {
           audit = DedupAudit.plus(audit, audit(file, plan, problems));
         }
@@ -165,7 +160,7 @@ public final class ExportChecker {
                   + shardRecords
                   + " records"));
     }
-    return new Result(problems, listed.size(), shards, organizations, audit);
+    return new Result(problems, listed.size(), shards, recordsChecked, audit);
   }
 
   /** What a verified shard still holds more than once. */

@@ -55,11 +55,12 @@ public record Manifest(
    * @param fileIdentifier the shards' file identifier ({@code ORGS} for organizations), or null
    *     when the schema declares none
    * @param binary the binary schema's file name ({@code .bfbs}), from which a reader of the export
-   *     takes the plan; null for the bundled organizations engine, whose readers are compiled in
+   *     takes the plan; null in an export made before exports carried one, which can only be of the
+   *     bundled {@code organizations.fbs}
    */
   public record Schema(String file, String sha256, String fileIdentifier, String binary) {
 
-    /** The bundled organizations schema's entry. */
+    /** An entry with no binary schema, as exports made before they carried one have. */
     public Schema(String file, String sha256, String fileIdentifier) {
       this(file, sha256, fileIdentifier, null);
     }
@@ -71,8 +72,8 @@ public record Manifest(
   public record Source(String database, String collection, String query) {}
 
   /**
-   * @param strict with a user's schema, whether a field the schema does not name rejected its
-   *     document; null for the bundled organizations
+   * @param strict whether a field the schema does not name rejected its document; null in an export
+   *     made before it was recorded
    */
   public record Options(String dedup, List<String> compress, long shardSizeBytes, Boolean strict) {
 

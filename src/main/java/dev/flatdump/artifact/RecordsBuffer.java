@@ -5,9 +5,9 @@ import dev.flatdump.encode.plan.SchemaPlan;
 import java.nio.ByteBuffer;
 
 /**
- * Where things are in a shard of a user's schema, for the readers that walk it through the plan
- * ({@link RecordJson}, {@link DedupAudit}, {@link SchemaExportVerifier}). The buffer is
- * little-endian and has passed {@link SchemaVerifier}: offsets are followed as they are. Static.
+ * Where things are in a shard, for the readers that walk it through the plan ({@link RecordJson},
+ * {@link DedupAudit}, {@link SchemaExportVerifier}). The buffer is little-endian and has passed
+ * {@link SchemaVerifier}: offsets are followed as they are. Static.
  */
 final class RecordsBuffer {
 

@@ -36,12 +36,12 @@ import org.bson.RawBsonDocument;
 import org.bson.codecs.BsonDocumentCodec;
 
 /**
- * Compares an export of the user's schema with its source, record by record and field by field,
- * independently of the export's own decoder: the source documents are decoded by the driver ({@link
- * BsonDocument}), mapped here by the rules of {@code docs/mapping.md} into the values a record must
- * hold (or the reason it cannot be one), and compared with the records read back from the shards
- * through the binary schema. A document the rules refuse must be the next line of {@code
- * rejects.jsonl}; every other must be the next record; nothing may be left over on either side.
+ * Compares an export with its source, record by record and field by field, independently of the
+ * export's own decoder: the source documents are decoded by the driver ({@link BsonDocument}),
+ * mapped here by the rules of {@code docs/mapping.md} into the values a record must hold (or the
+ * reason it cannot be one), and compared with the records read back from the shards through the
+ * binary schema. A document the rules refuse must be the next line of {@code rejects.jsonl}; every
+ * other must be the next record; nothing may be left over on either side.
  *
  * <p>Values compare as a reader sees them: a scalar left out reads as its default, so it equals the
  * default given; floating-point values compare by their bits ({@code -0.0} and NaN payloads

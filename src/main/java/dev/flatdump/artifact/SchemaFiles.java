@@ -14,11 +14,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A user's schema as an export carries it: the {@code .fbs} they gave (when they gave one) and its
- * binary schema ({@code .bfbs}), both under the schema's own name, e.g. {@code states.fbs} and
- * {@code states.bfbs} beside {@code states.fb}. The binary schema is self-contained (includes
- * resolved), so a consumer in any language can generate a reader from it, and flatdump reads it
- * back without flatc.
+ * An export's schema as the export carries it: the {@code .fbs} (the user's, when they gave one, or
+ * the bundled {@code organizations.fbs}) and its binary schema ({@code .bfbs}), both under the
+ * schema's own name, e.g. {@code states.fbs} and {@code states.bfbs} beside {@code states.fb}. The
+ * binary schema is self-contained (includes resolved), so a consumer in any language can generate a
+ * reader from it, and flatdump reads it back without flatc.
  *
  * <p>An export stages these files once, when it starts; a restart takes the plan from the staged
  * binary schema, so every shard of one export follows the same schema even if the user's file
@@ -180,7 +180,8 @@ public record SchemaFiles(String name, byte[] text, byte[] binary) {
   }
 
   /**
-   * Fails when the user's schema file no longer holds what this export staged when it started.
+   * Fails when the user's schema file (or, for null, the bundled schema) no longer holds what this
+   * export staged when it started.
    *
    * @throws ArtifactException naming the file
    */

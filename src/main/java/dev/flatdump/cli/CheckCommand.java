@@ -70,7 +70,7 @@ public final class CheckCommand implements Callable<Integer> {
           result.files(),
           result.shards(),
           result.shards() == 1 ? "" : "s",
-          result.organizations());
+          result.records());
       out.flush();
       return 0;
     }

@@ -77,10 +77,10 @@ public record SizeReport(
   /**
    * What the de-duplication shared, kind by kind, and the BSON fields the schema does not name.
    *
-   * @param kinds strings, vectors and each table type (the schema-driven engine), or strings,
-   *     attributes and attribute vectors (the organizations engine), in that order
+   * @param kinds strings, vectors and each table type, in that order
    * @param unknownFields path → documents that had a field there the schema does not name; sorted
-   * @param fieldsCounted whether the engine counts such fields (the schema-driven one does)
+   * @param fieldsCounted whether such fields were counted (false only in reports read back from
+   *     before they were)
    */
   public record Dedup(List<Shared> kinds, Map<String, Long> unknownFields, boolean fieldsCounted) {
 

@@ -49,7 +49,7 @@ class ExportCheckerTest {
     assertThat(result.clean()).isTrue();
     assertThat(result.files()).isEqualTo(manifest.files().size());
     assertThat(result.shards()).isEqualTo(manifest.shards().size());
-    assertThat(result.organizations()).isEqualTo(ORGS);
+    assertThat(result.records()).isEqualTo(ORGS);
   }
 
   @Nested
