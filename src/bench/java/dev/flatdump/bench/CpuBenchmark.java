@@ -92,6 +92,9 @@ public final class CpuBenchmark {
             + " orgs as BSON");
     List<RawBsonDocument> documents = documents();
     long bsonBytes = documents.stream().mapToLong(d -> d.getByteBuffer().remaining()).sum();
+    List<Org> decoded = new ArrayList<>(documents.size());
+    var codec = new OrgCodec();
+    documents.forEach(d -> decoded.add(codec.decode(d)));
     List<Row> rows =
         List.of(
             new Row("driver Document decode (DocumentCodec)", CpuBenchmark::documentDecode),
@@ -103,7 +106,10 @@ public final class CpuBenchmark {
                 engineRow(Sharing.Kinds.ALL)),
             new Row(
                 "flatdump engine on organizations.fbs, strings only",
-                engineRow(new Sharing.Kinds(true, false, false))));
+                engineRow(new Sharing.Kinds(true, false, false))),
+            new Row(
+                "protobuf: the decoded records built and serialized (as the articles)",
+                docs -> ProtobufFileCodec.message(decoded).toByteArray().length));
     long[][] nanos = new long[rows.size()][settings.runs()];
     long[][] allocated = new long[rows.size()][settings.runs()];
     long[] checksums = new long[rows.size()];

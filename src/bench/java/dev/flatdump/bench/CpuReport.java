@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * What {@link CpuBenchmark} measured. Rows, in order: the driver's Document codec, {@code
- * OrgCodec}, the export's engine with all de-dup, and with strings only. Immutable.
+ * OrgCodec}, the export's engine with all de-dup, and with strings only, and protobuf serializing
+ * the records. Immutable.
  *
  * @param settings what was run
  * @param bsonBytes the documents' total size

@@ -12,7 +12,11 @@ import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.job.ExportLauncher;
+import dev.flatdump.source.CollectionStats;
+import dev.flatdump.source.DocumentBlocks;
 import dev.flatdump.source.MongoDocumentCursor;
+import dev.flatdump.source.PrefetchingIterator;
+import dev.flatdump.source.RawDocument;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -144,7 +148,7 @@ public final class ExportBenchmark {
         List.of(
             "raw cursor scan (RawBsonDocument, sum of byte lengths)",
             "driver Document scan (DocumentCodec)",
-            "flatdump cursor + engine, nothing written (MongoDocumentCursor → ShardBuilder)",
+            "flatdump read ahead + engine, nothing written (no Spring Batch)",
             "flatdump export (ExportLauncher, the bundled organizations.fbs, --compress "
                 + (settings.compress().isEmpty() ? "none" : String.join(",", settings.compress()))
                 + ")");
@@ -286,10 +290,12 @@ public final class ExportBenchmark {
   }
 
   /**
-   * The export's cursor and engine on the bundled schema, nothing written: each document's bytes
-   * encoded into an in-memory shard, cut where the export cuts one.
+   * The export's reading and encoding without Spring Batch and without writing: the cursor read
+   * ahead on a second thread into blocks, as {@code exportStep}'s reader does, and each document's
+   * bytes encoded by the engine on the bundled schema into an in-memory shard, pre-sized and capped
+   * as the export's, cut where the export cuts one.
    */
-  private Pass engineScan() {
+  private Pass engineScan() throws IOException {
     long docs = 0;
     long rejected = 0;
     long bytes = 0;
@@ -298,11 +304,24 @@ public final class ExportBenchmark {
             settings.batchSize(),
             MongoDocumentCursor.Settings.DEFAULTS.maxReopens(),
             MongoDocumentCursor.Settings.DEFAULTS.reopenBackoff());
-    var shard = new ShardBuilder(plan, Sharing.Kinds.ALL, false, 1 << 20);
-    try (var cursor =
-        new MongoDocumentCursor(rawCollection(), new BsonDocument(), null, cursorSettings)) {
-      while (cursor.hasNext()) {
-        ByteBuffer b = cursor.next().bson().getByteBuffer().asNIO();
+    long bson = CollectionStats.estimate(rawCollection()).size();
+    int initial = (int) Math.min(Math.max(1L << 20, bson / 10), settings.shardSize());
+    var shard =
+        new ShardBuilder(
+            plan, Sharing.Kinds.ALL, false, initial, (int) (settings.shardSize() + (1 << 20)));
+    var blocks = new DocumentBlocks();
+    try (var documents =
+        new PrefetchingIterator<>(
+            new MongoDocumentCursor(
+                rawCollection(), new BsonDocument(), null, cursorSettings, blocks),
+            2 * settings.batchSize(),
+            RawDocument::size,
+            64L << 20,
+            "bench-reader")) {
+      while (documents.hasNext()) {
+        RawDocument document = documents.next();
+        blocks.reached(document);
+        ByteBuffer b = document.bson().getByteBuffer().asNIO();
         docs++;
         try {
           shard.add(b.array(), b.arrayOffset() + b.position(), b.remaining());

@@ -28,8 +28,8 @@ final class ProtobufFileCodec implements OrgFileCodec {
     return "pb";
   }
 
-  @Override
-  public Object write(List<Org> orgs, Path file) throws IOException {
+  /** The orgs as one {@code Organizations} message, built as the articles build it. */
+  static Organizations message(List<Org> orgs) {
     var orgsBuilder = Organizations.newBuilder();
     for (Org org : orgs) {
       var organization =
@@ -51,7 +51,12 @@ final class ProtobufFileCodec implements OrgFileCodec {
       }
       orgsBuilder.addOrganizations(organization.build());
     }
-    Organizations message = orgsBuilder.build();
+    return orgsBuilder.build();
+  }
+
+  @Override
+  public Object write(List<Org> orgs, Path file) throws IOException {
+    Organizations message = message(orgs);
     try (OutputStream os = new FileOutputStream(file.toFile())) {
       message.writeTo(os);
     }

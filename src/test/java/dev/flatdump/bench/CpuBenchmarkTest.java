@@ -27,7 +27,8 @@ class CpuBenchmarkTest {
             "driver Document decode (DocumentCodec)",
             "OrgCodec decode into records (BsonBinaryReader)",
             "flatdump engine on organizations.fbs, all de-dup (the export's)",
-            "flatdump engine on organizations.fbs, strings only");
+            "flatdump engine on organizations.fbs, strings only",
+            "protobuf: the decoded records built and serialized (as the articles)");
     for (CpuRow row : report.rows()) {
       assertThat(row.docs()).as(row.name()).isEqualTo(ORGS);
       assertThat(row.medianNanos()).as(row.name()).isPositive();
@@ -35,7 +36,7 @@ class CpuBenchmarkTest {
       assertThat(row.allocatedBytes()).as(row.name()).isPositive();
     }
     assertThat(report.inconsistencies()).isEmpty();
-    assertThat(log).hasSize(1 + 2 * 4); // the generating line, then one per row and run
+    assertThat(log).hasSize(1 + 2 * 5); // the generating line, then one per row and run
     for (CpuRow row : report.rows()) {
       assertThat(row.runNanos()).as(row.name()).hasSize(2).contains(row.bestNanos());
     }
@@ -73,6 +74,8 @@ class CpuBenchmarkTest {
     assertThat(report.rows().get(2).checksum()).isGreaterThan(attributes * 6);
     assertThat(report.rows().get(2).checksum())
         .isLessThanOrEqualTo(report.rows().get(3).checksum());
+    assertThat(report.rows().get(4).checksum())
+        .isEqualTo(dev.flatdump.testing.ProtobufOrgs.of(orgs).getSerializedSize());
   }
 
   @Test

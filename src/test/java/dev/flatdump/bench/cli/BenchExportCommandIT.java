@@ -33,8 +33,7 @@ class BenchExportCommandIT {
         .contains("median of 1 run after 2 warm-up runs;")
         .contains("| raw cursor scan (RawBsonDocument, sum of byte lengths) |")
         .contains("| driver Document scan (DocumentCodec) |")
-        .contains(
-            "| flatdump cursor + engine, nothing written (MongoDocumentCursor → ShardBuilder) |")
+        .contains("| flatdump read ahead + engine, nothing written (no Spring Batch) |")
         .contains(
             "| flatdump export (ExportLauncher, the bundled organizations.fbs, --compress none) |")
         .contains("exportStep");
