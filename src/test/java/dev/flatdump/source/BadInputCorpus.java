@@ -164,35 +164,35 @@ public final class BadInputCorpus {
                 + " fast path would make it U+FFFD",
             "name",
             bytes(0xFF),
-            "name: not valid UTF-8"));
+            "name: not valid UTF-8: byte 0xFF at offset 0"));
     cases.add(
         badString(
             "gen-utf8-category-latin1",
             "Latin-1 text (Caf\\xE9) stored as if it were UTF-8",
             "category",
             concat("Caf".getBytes(UTF_8), bytes(0xE9)),
-            "category: not valid UTF-8"));
+            "category: not valid UTF-8: byte 0xE9 at offset 3"));
     cases.add(
         badString(
             "gen-utf8-country-lone-continuation",
             "a continuation byte (80) with no lead byte",
             "country",
             concat(bytes('E'), bytes(0x80), bytes('S')),
-            "country: not valid UTF-8"));
+            "country: not valid UTF-8: byte 0x80 at offset 1"));
     cases.add(
         badString(
             "gen-utf8-type-truncated",
             "type ends in the first byte of a two-byte sequence (C3): truncated, not FOO",
             "type",
             concat("FO".getBytes(UTF_8), bytes(0xC3)),
-            "type: 'FO\uFFFD' is not a value of OrganizationType"));
+            "type: not valid UTF-8: byte 0xC3 at offset 2"));
     cases.add(
         badString(
             "gen-utf8-name-overlong",
             "an overlong encoding of '/' (C0 AF), the classic path-traversal trick",
             "name",
             concat(bytes('a'), bytes(0xC0, 0xAF), bytes('b')),
-            "name: not valid UTF-8"));
+            "name: not valid UTF-8: byte 0xC0 at offset 1"));
     cases.add(
         badString(
             "gen-utf8-name-cesu8",
@@ -200,26 +200,26 @@ public final class BadInputCorpus {
                 + " to U+FFFD of the same byte length",
             "name",
             bytes(0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80),
-            "name: not valid UTF-8"));
+            "name: not valid UTF-8: byte 0xED at offset 0"));
     cases.add(
         badString(
             "gen-utf8-name-above-max-code-point",
             "F4 90 80 80 would be U+110000, above the last code point",
             "name",
             concat("x".getBytes(UTF_8), bytes(0xF4, 0x90, 0x80, 0x80)),
-            "name: not valid UTF-8"));
+            "name: not valid UTF-8: byte 0xF4 at offset 1"));
     cases.add(
         badString(
             "gen-utf8-name-1mib-bad-last-byte",
             "a 1 MiB name whose last byte is FF: the offset is exact at the end of a huge string",
             "name",
             concat(pattern("x", (1 << 20) - 1).getBytes(UTF_8), bytes(0xFF)),
-            "name: not valid UTF-8"));
+            "name: not valid UTF-8: byte 0xFF at offset 1048575"));
     cases.add(
         generate(
             "gen-utf8-attribute-id",
             "the second attribute's id holds a lone FE byte between valid text",
-            "attributes[1].id: not valid UTF-8",
+            "attributes[1].id: not valid UTF-8: byte 0xFE at offset 2",
             (w, raw) -> {
               validTopLevel(w, "Bad attribute id");
               w.writeStartArray("attributes");
@@ -235,7 +235,7 @@ public final class BadInputCorpus {
             "gen-utf8-in-unknown-fields",
             "invalid UTF-8 only in unknown fields (a value and a field name) inside an attribute:"
                 + " every string is checked, skipped ones too, so the document is rejected",
-            "attributes[0]: not valid UTF-8",
+            "attributes[0]: not valid UTF-8: byte 0xFF at offset 0",
             (w, raw) -> {
               validTopLevel(w, "Bad bytes where nobody reads");
               w.writeStartArray("attributes");

@@ -215,7 +215,7 @@ final class Bson {
   static int utf8StringEnd(byte[] b, int p, int end, EncodePath path) {
     int after = stringEnd(b, p, end, path);
     if (!Utf8.valid(b, p + 4, after - 1)) {
-      throw path.reject("not valid UTF-8");
+      throw path.reject(Utf8.reason(b, p + 4, after - 1));
     }
     return after;
   }

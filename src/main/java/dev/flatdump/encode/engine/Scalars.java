@@ -169,6 +169,9 @@ final class Scalars {
       String s = new String(b, p + 4, after - p - 5, StandardCharsets.UTF_8);
       Long v = e.byName().get(s);
       if (v == null) {
+        if (!Utf8.valid(b, p + 4, after - 1)) {
+          throw path.reject(Utf8.reason(b, p + 4, after - 1));
+        }
         throw path.reject("'" + s + "' is not a value of " + simpleName(e.name()));
       }
       return v;

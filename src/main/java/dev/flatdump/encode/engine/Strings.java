@@ -53,7 +53,7 @@ final class Strings {
   static int checkedString(byte[] b, int p, int end, EncodePath path) {
     int after = Bson.stringEnd(b, p, end, path);
     if (!Utf8.valid(b, p + 4, after - 1)) {
-      throw path.reject("not valid UTF-8");
+      throw path.reject(Utf8.reason(b, p + 4, after - 1));
     }
     return after;
   }

@@ -315,7 +315,8 @@ class RecordEncoderTest {
       byte[] doc = bson("{\"s\": \"ab\"}");
       doc[doc.length - 3] = (byte) 0xC0; // 'b' becomes an overlong lead byte
 
-      assertThat(reject(EVERY_KIND, doc).getMessage()).isEqualTo("s: not valid UTF-8");
+      assertThat(reject(EVERY_KIND, doc).getMessage())
+          .isEqualTo("s: not valid UTF-8: byte 0xC0 at offset 1");
     }
   }
 
