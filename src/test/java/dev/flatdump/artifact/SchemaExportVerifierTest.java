@@ -213,7 +213,7 @@ class SchemaExportVerifierTest {
   }
 
   @Test
-  void agreesWithTheEngineOnFieldsGivenTwice() throws Exception {
+  void agreesWithTheEngineOnWhatADecodedDocumentHides() throws Exception {
     SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
     List<BsonDocument> docs =
         List.of(
@@ -247,18 +247,34 @@ class SchemaExportVerifierTest {
                   w.writeInt32("extra", 2);
                   w.writeInt32("i32", 3);
                 }),
-            raw(4, w -> w.writeInt32("i32", 5)));
+            raw(4, w -> w.writeInt32("i32", 5)),
+            // bad bytes in an unknown field's value, then in an unknown field's name
+            badByte(raw(5, w -> w.writeString("extra", "qq")), "qq"),
+            badByte(raw(6, w -> w.writeInt32("zz", 1)), "zz"));
     Path rejects = dir.resolve("rejects.jsonl");
     ByteBuffer shard = export(fx, docs, rejects);
     assertThat(Files.readAllLines(rejects))
-        .as("the engine refuses a schema field twice, at any depth, and skips unknown ones")
-        .hasSize(3);
+        .as("a schema field twice at any depth, and a string value that is not UTF-8")
+        .hasSize(4);
 
     SchemaExportVerifier.Result result =
         new SchemaExportVerifier(fx.plan, false, 50)
             .verify(docs.iterator(), List.of(shard), rejects);
 
     assertThat(result.differences()).isEmpty();
-    assertThat(result.compared()).isEqualTo(5);
+    assertThat(result.compared()).isEqualTo(7);
+  }
+
+  /** The document with the first byte of {@code marker} (an ASCII run in it) made 0xFF. */
+  private static RawBsonDocument badByte(RawBsonDocument doc, String marker) {
+    byte[] b = doc.getByteBuffer().array().clone();
+    byte[] m = marker.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    for (int i = 0; i + m.length <= b.length; i++) {
+      if (java.util.Arrays.equals(b, i, i + m.length, m, 0, m.length)) {
+        b[i] = (byte) 0xFF;
+        return new RawBsonDocument(b);
+      }
+    }
+    throw new IllegalArgumentException("no " + marker + " in the document");
   }
 }
