@@ -1,2 +1,5 @@
-/** flatdump's data model (organizations and attributes) and its one exception family. */
+/**
+ * flatdump's one exception family; and the sample organizations' records, which the generator
+ * writes and the benchmarks read (exports follow a schema, not these types).
+ */
 package dev.flatdump;

@@ -1,5 +1,5 @@
 /**
- * Encodes organizations: into FlatBuffers shards with switchable de-duplication (and reads them
- * back zero-copy), and into the protobuf and JSON-lines streams that serve as size baselines.
+ * Encodes documents into FlatBuffers: the schema plan ({@code plan}), the engine that writes BSON
+ * bytes into it with switchable de-duplication ({@code engine}), and the {@code --dedup} options.
  */
 package dev.flatdump.encode;

@@ -1,2 +1,5 @@
-/** Reading organizations from MongoDB: the strict document codec, the cursor and the rejects. */
+/**
+ * Reading from MongoDB: the restartable cursor over raw documents, collection figures and rejects;
+ * and the codec of the sample organizations.
+ */
 package dev.flatdump.source;
