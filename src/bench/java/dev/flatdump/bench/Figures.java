@@ -2,9 +2,7 @@ package dev.flatdump.bench;
 
 import dev.flatdump.report.Units;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /** Formats benchmark figures for people, and takes medians. Stateless. */
 final class Figures {
@@ -43,33 +41,5 @@ final class Figures {
     Arrays.sort(sorted);
     int mid = sorted.length / 2;
     return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  }
-
-  /** The median; the mean of the two middle values for an even count. */
-  static double median(double[] values) {
-    if (values.length == 0) {
-      throw new IllegalArgumentException("no values to take the median of");
-    }
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int mid = sorted.length / 2;
-    return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  }
-
-  /**
-   * Per run, {@code before}'s time over {@code after}'s: how many times faster {@code after} ran,
-   * over the runs both have.
-   */
-  static double[] runRatios(List<Long> before, List<Long> after) {
-    double[] ratios = new double[Math.min(before.size(), after.size())];
-    for (int run = 0; run < ratios.length; run++) {
-      ratios[run] = (double) before.get(run) / after.get(run);
-    }
-    return ratios;
-  }
-
-  /** Each of {@code ratios} as {@link #ratio} prints it, separated by commas. */
-  static String ratios(double[] ratios) {
-    return Arrays.stream(ratios).mapToObj(Figures::ratio).collect(Collectors.joining(", "));
   }
 }
