@@ -199,12 +199,7 @@ public final class SchemaExportVerifier {
   // ---- the source side: a driver-decoded document mapped by the rules --------------------------
 
   private Map<String, Object> table(TablePlan t, BsonDocument doc, String path) {
-    Map<String, FieldPlan> byBson = new LinkedHashMap<>();
-    for (FieldPlan f : t.fields()) {
-      if (!f.deprecated()) {
-        byBson.put(f.bsonName(), f);
-      }
-    }
+    Map<String, FieldPlan> byBson = byBsonName.computeIfAbsent(t, SchemaExportVerifier::fields);
     boolean record = t == plan.record();
     for (String key : doc.keySet()) {
       if (!byBson.containsKey(key) && strict && !(record && key.equals("_id"))) {
