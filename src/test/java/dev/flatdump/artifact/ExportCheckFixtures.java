@@ -3,7 +3,7 @@ package dev.flatdump.artifact;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.sample.OrgGenerator;
 import dev.flatdump.sample.Profile;
-import dev.flatdump.source.OrgCodec;
+import dev.flatdump.testing.OrganizationsEngine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,9 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
-import org.bson.BsonBinaryWriter;
-import org.bson.BsonObjectId;
-import org.bson.io.BasicOutputBuffer;
 
 /**
  * Builds a real export directory without MongoDB, as the job does: shards of the bundled schema
@@ -45,12 +42,9 @@ public final class ExportCheckFixtures {
             List.of(),
             4096);
     OrgGenerator generator = new OrgGenerator(Profile.REALISTIC, 11);
-    OrgCodec codec = new OrgCodec();
     for (int i = 0; i < ORGS; i++) {
-      BasicOutputBuffer bson = new BasicOutputBuffer();
-      codec.encode(
-          new BsonBinaryWriter(bson), new BsonObjectId(generator.idOf(i)), generator.next());
-      writer.add(bson.getInternalBuffer(), 0, bson.getPosition());
+      byte[] bson = OrganizationsEngine.bson(generator.next());
+      writer.add(bson, 0, bson.length);
     }
     writer.finish();
     List<ArtifactFile> files = new ArrayList<>();

@@ -13,7 +13,7 @@ import dev.flatdump.sample.OrgGenerator;
 import dev.flatdump.sample.Profile;
 import dev.flatdump.schema.pb.Organization;
 import dev.flatdump.schema.pb.Organizations;
-import dev.flatdump.source.OrgCodec;
+import dev.flatdump.testing.OrganizationsEngine;
 import dev.flatdump.testing.ProtobufOrgs;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -22,9 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.bson.BsonBinaryWriter;
-import org.bson.BsonObjectId;
 import org.bson.io.BasicOutputBuffer;
-import org.bson.types.ObjectId;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,15 +33,7 @@ class RecordProtobufTest {
 
   /** The orgs exported by the schema engine, as one shard of the bundled schema. */
   private static ByteBuffer shard(List<Org> orgs, Sharing.Kinds kinds) {
-    var builder = new ShardBuilder(ORGANIZATIONS, kinds, false, 1 << 16);
-    var codec = new OrgCodec();
-    for (Org org : orgs) {
-      var out = new BasicOutputBuffer();
-      codec.encode(new BsonBinaryWriter(out), new BsonObjectId(new ObjectId()), org);
-      byte[] bson = out.toByteArray();
-      builder.add(bson, 0, bson.length);
-    }
-    return builder.finish();
+    return OrganizationsEngine.encode(kinds, orgs);
   }
 
   private static byte[] protobuf(ByteBuffer... shards) throws Exception {

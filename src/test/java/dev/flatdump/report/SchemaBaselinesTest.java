@@ -9,12 +9,11 @@ import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.RecordJson;
 import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.encode.engine.RecordEncoder;
-import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.sample.OrgGenerator;
 import dev.flatdump.sample.Profile;
-import dev.flatdump.source.OrgCodec;
+import dev.flatdump.testing.OrganizationsEngine;
 import dev.flatdump.testing.ProtobufOrgs;
 import dev.flatdump.testing.SchemaFixtures;
 import java.nio.ByteBuffer;
@@ -24,7 +23,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import org.bson.BsonObjectId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -172,22 +170,12 @@ class SchemaBaselinesTest {
   @Test
   void measuresProtobufForOrganizationsFromTheExportedRecords() throws Exception {
     SchemaPlan plan = SchemaFiles.bundled().plan();
-    var generator = new OrgGenerator(Profile.REALISTIC, 5);
-    var codec = new OrgCodec();
-    var shard = new ShardBuilder(plan, Sharing.Kinds.ALL, false, 1 << 16);
-    List<Org> orgs = new ArrayList<>();
-    for (int i = 0; i < 200; i++) {
-      Org org = generator.next();
-      orgs.add(org);
-      var out = new org.bson.io.BasicOutputBuffer();
-      codec.encode(new org.bson.BsonBinaryWriter(out), new BsonObjectId(generator.idOf(i)), org);
-      shard.add(out.getInternalBuffer(), 0, out.getPosition());
-    }
+    List<Org> orgs = new OrgGenerator(Profile.REALISTIC, 5).stream().limit(200).toList();
     List<BaselineSize> sizes;
     try (SchemaBaselines b =
         new SchemaBaselines(plan, EnumSet.of(Baseline.PROTOBUF), gzip(), zstd(), 1L << 30)) {
       assertThat(b.needsDocuments()).isFalse();
-      b.addShard(shard.finish());
+      b.addShard(OrganizationsEngine.encode(Sharing.Kinds.ALL, orgs));
       sizes = b.finish();
     }
 

@@ -34,16 +34,21 @@ public final class OrganizationsEngine {
    */
   public static ByteBuffer encode(Sharing.Kinds kinds, List<Org> orgs) {
     ShardBuilder shard = new ShardBuilder(PLAN, kinds, false, 1024);
-    OrgCodec codec = new OrgCodec();
     for (Org org : orgs) {
-      BasicOutputBuffer bson = new BasicOutputBuffer();
-      codec.encode(new BsonBinaryWriter(bson), org, EncoderContext.builder().build());
-      shard.add(bson.getInternalBuffer(), 0, bson.getPosition());
+      byte[] bson = bson(org);
+      shard.add(bson, 0, bson.length);
     }
     ByteBuffer finished = shard.finish();
     byte[] bytes = new byte[finished.remaining()];
     finished.get(bytes);
     return ByteBuffer.wrap(bytes);
+  }
+
+  /** The org as a collection holds it: its BSON, as {@link OrgCodec} writes it (no {@code _id}). */
+  public static byte[] bson(Org org) {
+    BasicOutputBuffer out = new BasicOutputBuffer();
+    new OrgCodec().encode(new BsonBinaryWriter(out), org, EncoderContext.builder().build());
+    return out.toByteArray();
   }
 
   /** {@value #EXPORTED}, or the rejection as {@code field: reason} ({@code rejects.jsonl}'s). */

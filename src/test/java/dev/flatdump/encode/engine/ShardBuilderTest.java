@@ -3,18 +3,14 @@ package dev.flatdump.encode.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import dev.flatdump.Org;
 import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.sample.OrgGenerator;
 import dev.flatdump.sample.Profile;
-import dev.flatdump.source.OrgCodec;
+import dev.flatdump.testing.OrganizationsEngine;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import org.bson.BsonBinaryWriter;
-import org.bson.codecs.EncoderContext;
-import org.bson.io.BasicOutputBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -24,14 +20,8 @@ class ShardBuilderTest {
   private static final SchemaPlan PLAN = SchemaFiles.bundled().plan();
 
   private static List<byte[]> documents(Profile profile, long seed, int n) {
-    var codec = new OrgCodec();
-    List<byte[]> docs = new ArrayList<>();
-    for (Org org : new OrgGenerator(profile, seed).stream().limit(n).toList()) {
-      var out = new BasicOutputBuffer();
-      codec.encode(new BsonBinaryWriter(out), org, EncoderContext.builder().build());
-      docs.add(out.toByteArray());
-    }
-    return docs;
+    return new OrgGenerator(profile, seed)
+        .stream().limit(n).map(OrganizationsEngine::bson).toList();
   }
 
   private static byte[] bytes(ByteBuffer finished) {
