@@ -7,6 +7,7 @@ import com.mongodb.client.MongoCursor;
 import com.mongodb.client.MongoDatabase;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.artifact.SchemaFiles;
+import dev.flatdump.artifact.SchemaShardWriter;
 import dev.flatdump.encode.engine.RejectedRecord;
 import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
@@ -304,11 +305,16 @@ public final class ExportBenchmark {
             settings.batchSize(),
             MongoDocumentCursor.Settings.DEFAULTS.maxReopens(),
             MongoDocumentCursor.Settings.DEFAULTS.reopenBackoff());
-    long bson = CollectionStats.estimate(rawCollection()).size();
-    int initial = (int) Math.min(Math.max(1L << 20, bson / 10), settings.shardSize());
+    int initial =
+        SchemaShardWriter.firstBufferFor(
+            CollectionStats.estimate(rawCollection()).size(), settings.shardSize());
     var shard =
         new ShardBuilder(
-            plan, Sharing.Kinds.ALL, false, initial, (int) (settings.shardSize() + (1 << 20)));
+            plan,
+            Sharing.Kinds.ALL,
+            false,
+            SchemaShardWriter.firstBuffer(settings.shardSize(), initial),
+            SchemaShardWriter.bufferCap(settings.shardSize()));
     var blocks = new DocumentBlocks();
     try (var documents =
         new PrefetchingIterator<>(

@@ -42,6 +42,33 @@ public final class SchemaShardWriter {
             + "(\\.gz|\\.zst)?");
   }
 
+  /**
+   * Where a shard's buffer stops doubling: the shard size + 1 MiB, so that a shard finished near
+   * its size needs no buffer of twice that.
+   */
+  public static int bufferCap(long shardSizeBytes) {
+    return (int) (shardSizeBytes + (1 << 20));
+  }
+
+  /**
+   * The first buffer a shard gets for a wish of {@code initialCapacity}: a quarter of the cap at
+   * most.
+   */
+  public static int firstBuffer(long shardSizeBytes, int initialCapacity) {
+    return Math.max(1024, Math.min(initialCapacity, bufferCap(shardSizeBytes) / 4));
+  }
+
+  /**
+   * A first buffer pre-sized from the collection's BSON size, which de-duplicated FlatBuffers come
+   * to a small fraction of: a tenth of it, at least 1 MiB and at most one shard; the builder
+   * doubles if that is not enough. An over-sized buffer is heap held for nothing, an under-sized
+   * one costs a copy or two.
+   */
+  public static int firstBufferFor(long collectionBytes, long shardSizeBytes) {
+    long guess = Math.max(1L << 20, collectionBytes / 10);
+    return (int) Math.min(guess, shardSizeBytes);
+  }
+
   /** What became of one document. */
   public sealed interface Outcome {
     /** Exported; {@code shardDone} when it completed a shard, which is now durable. */
@@ -96,8 +123,8 @@ public final class SchemaShardWriter {
             plan,
             kinds,
             strict,
-            (int) Math.max(1024, Math.min(initialCapacity, (shardSizeBytes + (1 << 20)) / 4)),
-            (int) (shardSizeBytes + (1 << 20)));
+            firstBuffer(shardSizeBytes, initialCapacity),
+            bufferCap(shardSizeBytes));
     this.shards = new ArrayList<>(completed);
   }
 

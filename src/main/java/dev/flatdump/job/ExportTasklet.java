@@ -81,7 +81,7 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
             query,
             new MongoDocumentCursor.Settings(options.batchSize(), 5, Duration.ofSeconds(1)));
     CollectionStats stats = CollectionStats.estimate(collection);
-    initialCapacity = initialCapacity(stats, options);
+    initialCapacity = SchemaShardWriter.firstBufferFor(stats.size(), options.shardSize());
     progress =
         new Progress(
             "exportStep",
@@ -89,17 +89,6 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
             runtime.progressInterval(),
             runtime.progress(),
             System::nanoTime);
-  }
-
-  /**
-   * Pre-sizes the first buffer from the collection's BSON size: de-duplicated FlatBuffers come to
-   * 5-50 % of it (8 % on the realistic profile), so start at a tenth (at least 1 MiB, at most one
-   * shard) and let the builder double if that is not enough: an over-sized buffer is heap held for
-   * nothing, an under-sized one costs a copy or two.
-   */
-  static int initialCapacity(CollectionStats stats, ExportOptions options) {
-    long guess = Math.max(1L << 20, stats.size() / 10);
-    return (int) Math.min(guess, options.shardSize());
   }
 
   @Override
