@@ -159,6 +159,18 @@ public final class ExportCommand implements Callable<Integer> {
   private long maxRejects;
 
   @Option(
+      names = "--partitions",
+      defaultValue = "1",
+      paramLabel = "N",
+      description =
+          "Cut the _id index into N ranges of about as many documents each and export them in"
+              + " parallel, each on its own cursor and thread into shards of its own; the export"
+              + " is still one manifest and one publish. The cut comes from the collection, so"
+              + " the same N gives the same bytes. 1 is one cursor over the whole collection"
+              + " (default: ${DEFAULT-VALUE}).")
+  private int partitions;
+
+  @Option(
       names = "--batch-size",
       defaultValue = "1000",
       paramLabel = "N",
@@ -293,7 +305,8 @@ public final class ExportCommand implements Callable<Integer> {
             keep,
             fsyncSource,
             schema,
-            strict);
+            strict,
+            partitions);
     requireMappable(schema, options.compare()); // the schema as the user spelled it
     if (restart && newRun) {
       throw new IllegalArgumentException("--restart and --new-run exclude each other");

@@ -29,7 +29,10 @@ class BatchInfrastructureConfiguration extends JdbcDefaultBatchConfiguration {
   DataSource dataSource(JobRuntime runtime) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(runtime.jobRepositoryUrl());
-    config.setMaximumPoolSize(2);
+    // a running step holds a connection through each of its chunks: one per local partition
+    // thread, plus the manager's
+    config.setMaximumPoolSize(PartitionedExport.MAX_LOCAL_THREADS + 2);
+    config.setMinimumIdle(1);
     config.setPoolName("flatdump-job-repository");
     HikariDataSource ds = new HikariDataSource(config);
     createTablesIfMissing(ds, runtime.jobRepositoryUrl());

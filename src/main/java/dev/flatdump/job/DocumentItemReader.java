@@ -2,6 +2,7 @@ package dev.flatdump.job;
 
 import com.mongodb.client.MongoCollection;
 import dev.flatdump.source.DocumentBlocks;
+import dev.flatdump.source.IdRange;
 import dev.flatdump.source.MongoDocumentCursor;
 import dev.flatdump.source.PrefetchingIterator;
 import dev.flatdump.source.RawDocument;
@@ -43,6 +44,7 @@ final class DocumentItemReader implements ItemStreamReader<RawDocument> {
   private final MongoCollection<RawBsonDocument> collection;
   private final BsonDocument query;
   private final MongoDocumentCursor.Settings settings;
+  private final IdRange range;
   private DocumentBlocks blocks;
   private PrefetchingIterator<RawDocument> documents;
   private BsonValue lastId;
@@ -51,6 +53,16 @@ final class DocumentItemReader implements ItemStreamReader<RawDocument> {
       MongoCollection<RawBsonDocument> collection,
       BsonDocument query,
       MongoDocumentCursor.Settings settings) {
+    this(collection, query, IdRange.ALL, settings);
+  }
+
+  /** Reads the documents of one range of the {@code _id} index only. */
+  DocumentItemReader(
+      MongoCollection<RawBsonDocument> collection,
+      BsonDocument query,
+      IdRange range,
+      MongoDocumentCursor.Settings settings) {
+    this.range = Objects.requireNonNull(range, "range");
     this.collection = Objects.requireNonNull(collection, "collection");
     this.query = Objects.requireNonNull(query, "query");
     this.settings = Objects.requireNonNull(settings, "settings");
@@ -65,7 +77,7 @@ final class DocumentItemReader implements ItemStreamReader<RawDocument> {
     blocks = new DocumentBlocks();
     documents =
         new PrefetchingIterator<>(
-            new MongoDocumentCursor(collection, query, lastId, settings, blocks),
+            new MongoDocumentCursor(collection, query, range, lastId, settings, blocks),
             2 * settings.batchSize(),
             RawDocument::size,
             READ_AHEAD_BYTES,

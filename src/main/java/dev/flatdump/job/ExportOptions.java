@@ -41,6 +41,8 @@ import org.springframework.batch.core.job.parameters.JobParametersBuilder;
  * @param schema the user's FlatBuffers schema ({@code .fbs} or {@code .bfbs}) that the documents
  *     are mapped onto; null for the bundled {@code organizations.fbs}
  * @param strict whether a BSON field the schema does not name rejects its document
+ * @param partitions how many {@code _id} ranges export in parallel, each into shards of its own; 1
+ *     for one cursor over the whole collection
  */
 public record ExportOptions(
     String source,
@@ -61,7 +63,11 @@ public record ExportOptions(
     int keep,
     boolean fsyncSource,
     Path schema,
-    boolean strict) {
+    boolean strict,
+    int partitions) {
+
+  /** The most partitions an export takes. */
+  public static final int MAX_PARTITIONS = 1024;
 
   /** Exports kept by default: the new one and the one before, for a consumer still reading it. */
   public static final int DEFAULT_KEEP = 2;
@@ -89,6 +95,7 @@ public record ExportOptions(
   static final String FSYNC_SOURCE = "fsyncSource";
   static final String SCHEMA = "schema";
   static final String STRICT = "strict";
+  static final String PARTITIONS = "partitions";
 
   public ExportOptions {
     requireText(source, "source");
@@ -128,6 +135,59 @@ public record ExportOptions(
     if (schema != null) {
       schema = schema.toAbsolutePath().normalize();
     }
+    if (partitions < 1 || partitions > MAX_PARTITIONS) {
+      throw new IllegalArgumentException(
+          "partitions must be 1.." + MAX_PARTITIONS + ", got " + partitions);
+    }
+  }
+
+  /** One partition: the whole collection through one cursor. */
+  public ExportOptions(
+      String source,
+      String database,
+      String collection,
+      Path out,
+      String query,
+      List<String> compress,
+      int gzipLevel,
+      int zstdLevel,
+      DedupOptions dedup,
+      List<String> compare,
+      long shardSize,
+      long maxRejects,
+      int batchSize,
+      LocalDate runDate,
+      long runId,
+      int keep,
+      boolean fsyncSource,
+      Path schema,
+      boolean strict) {
+    this(
+        source,
+        database,
+        collection,
+        out,
+        query,
+        compress,
+        gzipLevel,
+        zstdLevel,
+        dedup,
+        compare,
+        shardSize,
+        maxRejects,
+        batchSize,
+        runDate,
+        runId,
+        keep,
+        fsyncSource,
+        schema,
+        strict,
+        1);
+  }
+
+  /** Whether the export runs as partitions ({@code --partitions} above 1). */
+  public boolean partitioned() {
+    return partitions > 1;
   }
 
   /** The name of the schema this export follows: it names the shards and the schema's files. */
@@ -205,7 +265,8 @@ public record ExportOptions(
    * These options as job parameters. Those that shape the export are identifying, so that another
    * value is another job instance; the batch size, {@code keep} and {@code fsyncSource} are not.
    * {@code schema} and {@code strict} are there only when set, so that an export without them is
-   * the same job instance as one recorded before they existed.
+   * the same job instance as one recorded before they existed; {@code partitions} only above 1, for
+   * the same reason.
    */
   public JobParameters toJobParameters() {
     JobParametersBuilder b = new JobParametersBuilder();
@@ -214,6 +275,9 @@ public record ExportOptions(
     }
     if (schema != null || strict) {
       b.addString(STRICT, Boolean.toString(strict));
+    }
+    if (partitions > 1) {
+      b.addLong(PARTITIONS, (long) partitions);
     }
     return b.addString(SOURCE, source)
         .addString(DATABASE, database)
@@ -257,6 +321,7 @@ public record ExportOptions(
         p.getLong(KEEP) == null ? DEFAULT_KEEP : p.getLong(KEEP).intValue(),
         Boolean.parseBoolean(p.getString(FSYNC_SOURCE)),
         p.getString(SCHEMA) == null ? null : Path.of(p.getString(SCHEMA)),
-        Boolean.parseBoolean(p.getString(STRICT)));
+        Boolean.parseBoolean(p.getString(STRICT)),
+        p.getLong(PARTITIONS) == null ? 1 : p.getLong(PARTITIONS).intValue());
   }
 }

@@ -9,6 +9,7 @@ import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.SchemaShardWriter;
 import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.source.CollectionStats;
+import dev.flatdump.source.IdRange;
 import dev.flatdump.source.MongoDocumentCursor;
 import dev.flatdump.source.RawDocument;
 import java.io.IOException;
@@ -38,6 +39,12 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * when every record up to that {@code _id} is in a durable shard file or in {@code rejects.jsonl}.
  * A restart therefore re-reads only the records of the shard that was being built, and rebuilds it
  * byte for byte. Keys are prefixed {@code organizationsWriter.}.
+ *
+ * <p>In a partitioned export, one tasklet runs per partition ({@link ExportPartition}, in its step
+ * execution's context): it reads that range of the {@code _id} index only, into a staging directory
+ * of its own, and leaves its shards, counts and rejects in its own step context, where {@code
+ * mergeStep} finds them. The staging directory and the schema are prepared by {@code exportStep}
+ * before the partitions start.
  */
 final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener {
 
@@ -50,6 +57,8 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
 
   private final JobRuntime runtime;
   private ExportOptions options;
+  private ExportPartition partition;
+  private Path staging;
   private DocumentItemReader reader;
   private int initialCapacity;
   private Progress progress;
@@ -69,6 +78,9 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
   @Override
   public void beforeStep(StepExecution stepExecution) {
     options = ExportOptions.from(stepExecution.getJobParameters());
+    partition =
+        options.partitioned() ? ExportPartition.from(stepExecution.getExecutionContext()) : null;
+    staging = partition == null ? options.staging() : partition.staging(options);
     MongoCollection<RawBsonDocument> collection =
         runtime
             .mongo()
@@ -79,13 +91,15 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
         new DocumentItemReader(
             collection,
             query,
+            partition == null ? IdRange.ALL : partition.range(),
             new MongoDocumentCursor.Settings(options.batchSize(), 5, Duration.ofSeconds(1)));
     CollectionStats stats = CollectionStats.estimate(collection);
-    initialCapacity = SchemaShardWriter.firstBufferFor(stats.size(), options.shardSize());
+    int parts = options.partitions();
+    initialCapacity = SchemaShardWriter.firstBufferFor(stats.size() / parts, options.shardSize());
     progress =
         new Progress(
-            "exportStep",
-            stats.count(),
+            partition == null ? "exportStep" : ExportPartition.stepName(partition.index()),
+            stats.count() / parts,
             runtime.progressInterval(),
             runtime.progress(),
             System::nanoTime);
@@ -94,7 +108,6 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
   @Override
   public void open(ExecutionContext ctx) {
     reader.open(ctx);
-    Path staging = options.staging();
     boolean resuming = ctx.containsKey(SHARDS);
     if (!resuming) {
       clean(staging);
@@ -122,6 +135,10 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
    * hold the same).
    */
   private SchemaFiles schema(Path staging, boolean resuming) {
+    if (partition != null) {
+      // staged once for every partition by exportStep
+      return SchemaFiles.staged(options.staging(), options.schemaName());
+    }
     if (resuming) {
       String name = options.schemaName();
       if (!Files.exists(staging.resolve(name + SchemaFiles.BINARY_EXTENSION))) {
@@ -166,12 +183,18 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
                 rejects.count()
                     + " documents rejected, more than --max-rejects "
                     + options.maxRejects()
+                    + (partition == null ? "" : " in partition " + partition.index())
                     + "; see "
-                    + options.staging().resolve(RejectsWriter.FILE_NAME));
+                    + staging.resolve(RejectsWriter.FILE_NAME));
           }
         }
       }
       sink.finish();
+      progress.done();
+      if (partition != null) {
+        // mergeStep reads what update() saves in this step's context
+        return commit(contribution, written, RepeatStatus.FINISHED);
+      }
       List<ShardFile> finalShards = finalNames(sink.shards());
       var jobCtx =
           chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
@@ -179,7 +202,6 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
       sink.handOver(jobCtx);
       jobCtx.putLong(JobState.EXPORTED, exported);
       jobCtx.putLong(JobState.REJECTED, rejects.count());
-      progress.done();
       return commit(contribution, written, RepeatStatus.FINISHED);
     } catch (AssertionError e) {
       // FlatBufferBuilder signals a buffer past 2 GiB with an AssertionError; never let it escape
@@ -204,8 +226,8 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
     }
     ShardFile only = staged.get(0);
     String name = sink.baseName() + SchemaShardWriter.EXTENSION;
-    Path numbered = options.staging().resolve(only.fileName());
-    Path single = options.staging().resolve(name);
+    Path numbered = staging.resolve(only.fileName());
+    Path single = staging.resolve(name);
     if (Files.exists(numbered) || !Files.exists(single)) {
       AtomicFiles.move(numbered, single);
     }
@@ -235,7 +257,7 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
     }
   }
 
-  private static void clean(Path staging) {
+  static void clean(Path staging) {
     if (!Files.exists(staging)) {
       return;
     }

@@ -11,9 +11,9 @@ import org.springframework.context.annotation.Import;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * {@code organizationsExportJob}: {@code exportStep} → {@code compressStep} → {@code reportStep} →
- * {@code publishStep} → {@code uploadStep} (a no-op without {@code --upload}). Only composes
- * builders; the work is in the tasklets and the plain-Java stages they call.
+ * {@code organizationsExportJob}: {@code exportStep} → {@code mergeStep} → {@code compressStep} →
+ * {@code reportStep} → {@code publishStep} → {@code uploadStep} (a no-op without {@code --upload}).
+ * Only composes builders; the work is in the tasklets and the plain-Java stages they call.
  *
  * <p>Every step reads its {@link ExportOptions} from the job parameters, so a restart runs with the
  * failed run's options. The only run-time collaborator is the {@link JobRuntime} (MongoDB client,
@@ -29,12 +29,14 @@ class OrganizationsExportJobConfiguration {
   Job organizationsExportJob(
       JobRepository jobRepository,
       Step exportStep,
+      Step mergeStep,
       Step compressStep,
       Step reportStep,
       Step publishStep,
       Step uploadStep) {
     return new JobBuilder(JOB_NAME, jobRepository)
         .start(exportStep)
+        .next(mergeStep)
         .next(compressStep)
         .next(reportStep)
         .next(publishStep)
@@ -54,8 +56,21 @@ class OrganizationsExportJobConfiguration {
       JobRuntime runtime,
       LastExecution lastExecution) {
     var tasklet = new ExportTasklet(runtime);
-    return new StepBuilder("exportStep", jobRepository)
-        .tasklet(tasklet, tm).stream(tasklet).listener(tasklet).listener(lastExecution).build();
+    Step single =
+        new StepBuilder(PartitionedExport.NAME, jobRepository)
+            .tasklet(tasklet, tm).stream(tasklet).listener(tasklet).listener(lastExecution).build();
+    Step worker = PartitionedExport.worker(jobRepository, tm, runtime, lastExecution);
+    return new PartitionedExport(
+        single, worker, jobRepository, runtime, lastExecution, PartitionedExport::local);
+  }
+
+  @Bean
+  Step mergeStep(
+      JobRepository jobRepository, PlatformTransactionManager tm, LastExecution lastExecution) {
+    return new StepBuilder("mergeStep", jobRepository)
+        .tasklet(new MergeTasklet(jobRepository), tm)
+        .listener(lastExecution)
+        .build();
   }
 
   @Bean

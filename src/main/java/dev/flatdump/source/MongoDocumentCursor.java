@@ -38,6 +38,9 @@ import org.bson.types.ObjectId;
  * last}: the index orders every BSON type, while {@code $gt} only compares within one type, so a
  * collection with mixed {@code _id} types would lose documents on resume.
  *
+ * <p>A cursor may read one {@link IdRange} of the index only, bounded the same way ({@code min}
+ * inclusive, {@code max} exclusive).
+ *
  * <p>Whole documents are read, without a projection: mongod's inclusion projection stops at the
  * first occurrence of each field, which would hide a duplicate field from the codec (and export a
  * document that must be rejected).
@@ -92,6 +95,7 @@ public final class MongoDocumentCursor
   private final BsonDocument query;
   private final Settings settings;
   private final DocumentBlocks blocks;
+  private final IdRange range;
   private BsonValue lastId;
   private MongoCursor<RawBsonDocument> cursor;
   private RawDocument next;
@@ -123,6 +127,23 @@ public final class MongoDocumentCursor
       BsonValue afterId,
       Settings settings,
       DocumentBlocks blocks) {
+    this(collection, query, IdRange.ALL, afterId, settings, blocks);
+  }
+
+  /**
+   * Reads only the documents of {@code range}.
+   *
+   * @param afterId resume after this {@code _id}, which lies in the range, or null to start at the
+   *     range's start
+   */
+  public MongoDocumentCursor(
+      MongoCollection<RawBsonDocument> collection,
+      BsonDocument query,
+      IdRange range,
+      BsonValue afterId,
+      Settings settings,
+      DocumentBlocks blocks) {
+    this.range = Objects.requireNonNull(range, "range");
     this.collection =
         RawDocumentCodec.reading(Objects.requireNonNull(collection, "collection"), blocks);
     this.query = Objects.requireNonNull(query, "query");
@@ -170,6 +191,9 @@ public final class MongoDocumentCursor
   private RawDocument fetch() {
     if (closed) {
       throw new IllegalStateException("source is closed");
+    }
+    if (range.empty()) {
+      return null;
     }
     while (true) {
       try {
@@ -272,6 +296,11 @@ public final class MongoDocumentCursor
             .noCursorTimeout(false);
     if (lastId != null) {
       find = find.min(new BsonDocument("_id", lastId));
+    } else if (range.from() != null) {
+      find = find.min(new BsonDocument("_id", range.from()));
+    }
+    if (range.until() != null) {
+      find = find.max(new BsonDocument("_id", range.until()));
     }
     return find.iterator();
   }

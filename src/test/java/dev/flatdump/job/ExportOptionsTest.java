@@ -44,6 +44,7 @@ class ExportOptionsTest {
     boolean fsyncSource = false;
     Path schema = null;
     boolean strict = false;
+    int partitions = 1;
 
     ExportOptions build() {
       return new ExportOptions(
@@ -65,7 +66,8 @@ class ExportOptionsTest {
           keep,
           fsyncSource,
           schema,
-          strict);
+          strict,
+          partitions);
     }
   }
 
@@ -182,6 +184,20 @@ class ExportOptionsTest {
     }
 
     @Test
+    void partitionsIdentifyTheJobInstanceOnlyAboveOne() {
+      ExportOptions four = options(a -> a.partitions = 4);
+
+      assertThat(four.toJobParameters().getIdentifyingParameters())
+          .extracting(JobParameter::name)
+          .contains("partitions");
+      assertThat(ExportOptions.from(four.toJobParameters())).isEqualTo(four);
+      assertThat(valid().toJobParameters().parameters())
+          .extracting(JobParameter::name)
+          .doesNotContain("partitions");
+      assertThat(ExportOptions.from(valid().toJobParameters()).partitions()).isEqualTo(1);
+    }
+
+    @Test
     void followTheBundledSchemaWhenTheyNameNone() {
       ExportOptions options = options(a -> a.strict = true);
 
@@ -253,6 +269,14 @@ class ExportOptionsTest {
           .isThrownBy(() -> options(a -> a.query = query))
           .withMessageContaining("query")
           .withMessageContaining(query);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, -1, ExportOptions.MAX_PARTITIONS + 1})
+    void partitionsOutOfRange(int partitions) {
+      assertThatIllegalArgumentException()
+          .isThrownBy(() -> options(a -> a.partitions = partitions))
+          .withMessage("partitions must be 1..1024, got " + partitions);
     }
 
     @Test
