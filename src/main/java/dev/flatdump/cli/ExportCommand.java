@@ -11,6 +11,7 @@ import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.job.ExportOptions;
 import dev.flatdump.job.JobRuntime;
+import dev.flatdump.job.RemotePartitions;
 import dev.flatdump.job.UploadOptions;
 import dev.flatdump.report.SchemaBaselines;
 import dev.flatdump.source.ConnectionStrings;
@@ -171,6 +172,33 @@ public final class ExportCommand implements Callable<Integer> {
   private int partitions;
 
   @Option(
+      names = "--remote",
+      description =
+          "Run the partitions in worker processes (flatdump worker) instead of threads: this"
+              + " process is the manager, embeds the broker at --broker and waits for the"
+              + " workers. Needs --partitions above 1 and a --job-repository the workers share;"
+              + " --out must be the same path on every machine.")
+  private boolean remote;
+
+  @Option(
+      names = "--broker",
+      paramLabel = "tcp://HOST:PORT",
+      description =
+          "With --remote: where the embedded ActiveMQ Artemis broker listens; workers connect"
+              + " to it.")
+  private String broker;
+
+  @Option(
+      names = "--worker-timeout",
+      defaultValue = "60",
+      paramLabel = "SECONDS",
+      description =
+          "With --remote: fail a partition whose worker sent no heartbeat for this long, and"
+              + " partitions no worker took while none was heard from (default:"
+              + " ${DEFAULT-VALUE}).")
+  private int workerTimeout;
+
+  @Option(
       names = "--batch-size",
       defaultValue = "1000",
       paramLabel = "N",
@@ -321,6 +349,23 @@ public final class ExportCommand implements Callable<Integer> {
         jobRepository != null
             ? jobRepository
             : ExportLauncher.defaultJobRepositoryUrl(options.out());
+    RemotePartitions remotes = null;
+    if (remote) {
+      if (!options.partitioned()) {
+        throw new IllegalArgumentException("--remote needs --partitions above 1");
+      }
+      if (broker == null) {
+        throw new IllegalArgumentException("--remote needs --broker tcp://HOST:PORT");
+      }
+      if (jobRepository == null || jobRepository.startsWith("jdbc:h2:file:")) {
+        throw new IllegalArgumentException(
+            "--remote needs a --job-repository that the workers share, such as"
+                + " jdbc:postgresql://HOST:PORT/DB; an H2 file is this machine's alone");
+      }
+      remotes = new RemotePartitions(broker, Duration.ofSeconds(workerTimeout));
+    } else if (broker != null) {
+      throw new IllegalArgumentException("--broker is for --remote");
+    }
     err.println(
         "flatdump: exporting "
             + mongo.namespace()
@@ -339,7 +384,8 @@ public final class ExportCommand implements Callable<Integer> {
               repo,
               progress,
               Duration.ofSeconds(live ? 1 : progressSeconds),
-              compressThreads == null ? Compression.defaultThreads() : compressThreads);
+              compressThreads == null ? Compression.defaultThreads() : compressThreads,
+              remotes);
       result =
           ExportLauncher.run(
               options,

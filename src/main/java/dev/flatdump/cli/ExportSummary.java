@@ -26,11 +26,18 @@ final class ExportSummary {
     if (execution == null) {
       return "";
     }
+    int width =
+        Math.max(
+            13,
+            execution.getStepExecutions().stream()
+                .mapToInt(s -> s.getStepName().length())
+                .max()
+                .orElse(0));
     StringBuilder sb =
         new StringBuilder(
             String.format(
                 java.util.Locale.ROOT,
-                "%-13s %-10s %12s %12s %10s %10s%n",
+                "%-" + width + "s %-10s %12s %12s %10s %10s%n",
                 "step",
                 "status",
                 "read",
@@ -45,7 +52,7 @@ final class ExportSummary {
       sb.append(
           String.format(
               java.util.Locale.ROOT,
-              "%-13s %-10s %,12d %,12d %,10d %9.1fs%n",
+              "%-" + width + "s %-10s %,12d %,12d %,10d %9.1fs%n",
               s.getStepName(),
               s.getStatus(),
               s.getReadCount(),

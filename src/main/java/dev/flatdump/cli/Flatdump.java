@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       ExportCommand.class,
+      WorkerCommand.class,
       InspectCommand.class,
       DemoCommand.class,
       VerifyCommand.class,

@@ -137,6 +137,23 @@ public final class ExportLauncher {
 
   private static Result runLocked(
       ExportOptions options, UploadOptions upload, Mode mode, JobRuntime runtime) {
+    if (runtime.remote() == null) {
+      return runInContext(options, upload, mode, runtime);
+    }
+    var broker = runtime.remote().startBroker();
+    try {
+      return runInContext(options, upload, mode, runtime);
+    } finally {
+      try {
+        broker.stop();
+      } catch (Exception e) {
+        runtime.progress().accept("flatdump: the broker did not stop cleanly: " + e);
+      }
+    }
+  }
+
+  private static Result runInContext(
+      ExportOptions options, UploadOptions upload, Mode mode, JobRuntime runtime) {
     try (ConfigurableApplicationContext ctx = jobContext(runtime)) {
       JobRepository repository = ctx.getBean(JobRepository.class);
       JobOperator operator = ctx.getBean(JobOperator.class);

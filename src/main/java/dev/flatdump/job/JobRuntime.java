@@ -17,13 +17,15 @@ import java.util.function.Consumer;
  * @param progress receives human-readable progress lines; must be thread-safe
  * @param progressInterval at most one progress line per interval
  * @param compressThreads threads that may compress at once (compressed copies, report baselines)
+ * @param remote how partitions reach worker processes, or null to run them in this one
  */
 public record JobRuntime(
     MongoClient mongo,
     String jobRepositoryUrl,
     Consumer<String> progress,
     Duration progressInterval,
-    int compressThreads) {
+    int compressThreads,
+    RemotePartitions remote) {
   public JobRuntime {
     Objects.requireNonNull(mongo, "mongo");
     Objects.requireNonNull(jobRepositoryUrl, "jobRepositoryUrl");
@@ -42,5 +44,15 @@ public record JobRuntime(
       Consumer<String> progress,
       Duration progressInterval) {
     this(mongo, jobRepositoryUrl, progress, progressInterval, Compression.defaultThreads());
+  }
+
+  /** Partitions, if any, in this process. */
+  public JobRuntime(
+      MongoClient mongo,
+      String jobRepositoryUrl,
+      Consumer<String> progress,
+      Duration progressInterval,
+      int compressThreads) {
+    this(mongo, jobRepositoryUrl, progress, progressInterval, compressThreads, null);
   }
 }

@@ -101,7 +101,14 @@ final class PartitionedExport implements Step {
     }
     new StepBuilder(NAME, repository)
         .partitioner(ExportPartition.WORKER_STEP, new RangePartitioner(options))
-        .partitionHandler(handlers.create(worker, options.partitions()))
+        .partitionHandler(
+            runtime.remote() == null
+                ? handlers.create(worker, options.partitions())
+                : new RemotePartitionHandler(
+                    RemotePartitions.connectionFactory(runtime.remote().broker()),
+                    repository,
+                    options.partitions(),
+                    runtime.remote().workerTimeout()))
         .listener(new Prepare(options))
         .listener(lastExecution)
         .build()
