@@ -137,6 +137,34 @@ class RemotePartitionsIT {
     }
   }
 
+  /**
+   * No worker at all: the run fails after the timeout, naming every partition, and the CLI refuses
+   * --remote without what the workers need.
+   */
+  @Test
+  @Timeout(120)
+  void withoutWorkersTheRunFailsAfterTheTimeoutNamingThePartitions(
+      MongoServer server, @TempDir Path tmp) throws Exception {
+    ReferenceExport reference = ReferenceExport.on(server);
+    String broker = "tcp://127.0.0.1:" + freePort();
+    String[] args = args(server, reference.database(), tmp.resolve("out"), broker, 3);
+    args[6] = ReferenceExport.COLLECTION; // the reference's collection
+    CliResult run = CliResult.inProcess(args);
+    assertThat(run.exitCode()).as("%s", run).isEqualTo(1);
+    assertThat(run.err())
+        .contains("4 of 4 partitions did not complete")
+        .contains("exportPartition:partition0000: no worker took it within 3 s")
+        .contains("exportPartition:partition0003: no worker took it within 3 s");
+
+    List<String> local = new ArrayList<>(List.of(args));
+    int repo = local.indexOf("--job-repository");
+    local.remove(repo + 1);
+    local.remove(repo);
+    CliResult refused = CliResult.inProcess(local.toArray(String[]::new));
+    assertThat(refused.exitCode()).as("%s", refused).isEqualTo(2);
+    assertThat(refused.err()).contains("--remote needs a --job-repository that the workers share");
+  }
+
   private static String[] args(
       MongoServer server, String database, Path out, String broker, int timeout) {
     List<String> args =
