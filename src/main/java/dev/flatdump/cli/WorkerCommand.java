@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Runs partitions of remote exports (export --partitions N --remote) until stopped.",
+      "Runs the partitions of export --remote until stopped.",
       "Takes partition requests from the manager's broker, runs each against the job repository"
           + " the manager uses, reading MongoDB with --uri and writing into the export's staging"
           + " directory under the manager's --out, which must be the same path here. Waits for"
@@ -49,6 +49,15 @@ public final class WorkerCommand implements Callable<Integer> {
       paramLabel = "URI",
       description = "MongoDB connection string (required); its password is never printed.")
   private String uri;
+
+  @Option(
+      names = OptionSources.JOB_FILE_OPTION,
+      paramLabel = "FILE",
+      description =
+          "A .properties job file, such as the manager's: the worker takes broker, job-repository"
+              + " and uri from it and leaves the export's keys to the manager. Precedence:"
+              + " command line, then FLATDUMP_* environment variables, then the job file.")
+  private java.nio.file.Path jobFile;
 
   @Option(
       names = "--threads",

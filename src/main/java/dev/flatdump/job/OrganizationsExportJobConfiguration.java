@@ -60,8 +60,7 @@ class OrganizationsExportJobConfiguration {
         new StepBuilder(PartitionedExport.NAME, jobRepository)
             .tasklet(tasklet, tm).stream(tasklet).listener(tasklet).listener(lastExecution).build();
     Step worker = PartitionedExport.worker(jobRepository, tm, runtime, lastExecution);
-    return new PartitionedExport(
-        single, worker, jobRepository, runtime, lastExecution, PartitionedExport::local);
+    return new PartitionedExport(single, worker, jobRepository, runtime, lastExecution);
   }
 
   @Bean

@@ -53,31 +53,32 @@ final class PartitionedExport implements Step {
   private final JobRepository repository;
   private final JobRuntime runtime;
   private final LastExecution lastExecution;
-  private final PartitionHandlerFactory handlers;
-
-  /** Makes the partition handler for one execution with {@code partitions} partitions. */
-  @FunctionalInterface
-  interface PartitionHandlerFactory {
-    PartitionHandler create(Step worker, int partitions);
-  }
 
   PartitionedExport(
       Step single,
       Step worker,
       JobRepository repository,
       JobRuntime runtime,
-      LastExecution lastExecution,
-      PartitionHandlerFactory handlers) {
+      LastExecution lastExecution) {
     this.single = single;
     this.worker = worker;
     this.repository = repository;
     this.runtime = runtime;
     this.lastExecution = lastExecution;
-    this.handlers = handlers;
   }
 
-  /** Each partition on a thread of its own, in this process. */
-  static PartitionHandler local(Step worker, int partitions) {
+  /**
+   * Each partition on a thread of its own, in this process; or, with {@link JobRuntime#remote()},
+   * in worker processes.
+   */
+  private PartitionHandler handler(int partitions) {
+    if (runtime.remote() != null) {
+      return new RemotePartitionHandler(
+          RemotePartitions.connectionFactory(runtime.remote().broker()),
+          repository,
+          partitions,
+          runtime.remote().workerTimeout());
+    }
     TaskExecutorPartitionHandler handler = new TaskExecutorPartitionHandler();
     SimpleAsyncTaskExecutor threads = new SimpleAsyncTaskExecutor("flatdump-partition-");
     threads.setConcurrencyLimit(Math.min(partitions, MAX_LOCAL_THREADS));
@@ -101,14 +102,7 @@ final class PartitionedExport implements Step {
     }
     new StepBuilder(NAME, repository)
         .partitioner(ExportPartition.WORKER_STEP, new RangePartitioner(options))
-        .partitionHandler(
-            runtime.remote() == null
-                ? handlers.create(worker, options.partitions())
-                : new RemotePartitionHandler(
-                    RemotePartitions.connectionFactory(runtime.remote().broker()),
-                    repository,
-                    options.partitions(),
-                    runtime.remote().workerTimeout()))
+        .partitionHandler(handler(options.partitions()))
         .listener(new Prepare(options))
         .listener(lastExecution)
         .build()
