@@ -64,7 +64,8 @@ final class LauncherExport {
             ExportOptions.DEFAULT_KEEP,
             false,
             null,
-            false);
+            false,
+            1);
     ExportLauncher.Result result =
         ExportLauncher.run(options, client, ExportLauncher.defaultJobRepositoryUrl(out), l -> {});
     if (result.outcome() != ExportLauncher.Outcome.COMPLETED) {

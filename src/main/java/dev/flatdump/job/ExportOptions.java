@@ -141,50 +141,6 @@ public record ExportOptions(
     }
   }
 
-  /** One partition: the whole collection through one cursor. */
-  public ExportOptions(
-      String source,
-      String database,
-      String collection,
-      Path out,
-      String query,
-      List<String> compress,
-      int gzipLevel,
-      int zstdLevel,
-      DedupOptions dedup,
-      List<String> compare,
-      long shardSize,
-      long maxRejects,
-      int batchSize,
-      LocalDate runDate,
-      long runId,
-      int keep,
-      boolean fsyncSource,
-      Path schema,
-      boolean strict) {
-    this(
-        source,
-        database,
-        collection,
-        out,
-        query,
-        compress,
-        gzipLevel,
-        zstdLevel,
-        dedup,
-        compare,
-        shardSize,
-        maxRejects,
-        batchSize,
-        runDate,
-        runId,
-        keep,
-        fsyncSource,
-        schema,
-        strict,
-        1);
-  }
-
   /** Whether the export runs as partitions ({@code --partitions} above 1). */
   public boolean partitioned() {
     return partitions > 1;

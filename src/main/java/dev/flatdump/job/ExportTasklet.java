@@ -81,11 +81,7 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
     partition =
         options.partitioned() ? ExportPartition.from(stepExecution.getExecutionContext()) : null;
     staging = partition == null ? options.staging() : partition.staging(options);
-    MongoCollection<RawBsonDocument> collection =
-        runtime
-            .mongo()
-            .getDatabase(options.database())
-            .getCollection(options.collection(), RawBsonDocument.class);
+    MongoCollection<RawBsonDocument> collection = runtime.collection(options);
     BsonDocument query = BsonDocument.parse(options.query());
     reader =
         new DocumentItemReader(

@@ -55,4 +55,11 @@ public record JobRuntime(
       int compressThreads) {
     this(mongo, jobRepositoryUrl, progress, progressInterval, compressThreads, null);
   }
+
+  /** The export's collection, read as raw BSON. */
+  com.mongodb.client.MongoCollection<org.bson.RawBsonDocument> collection(ExportOptions options) {
+    return mongo
+        .getDatabase(options.database())
+        .getCollection(options.collection(), org.bson.RawBsonDocument.class);
+  }
 }

@@ -147,11 +147,7 @@ final class PartitionedExport implements Step {
 
     @Override
     public Map<String, ExecutionContext> partition(int gridSize) {
-      MongoCollection<RawBsonDocument> collection =
-          runtime
-              .mongo()
-              .getDatabase(options.database())
-              .getCollection(options.collection(), RawBsonDocument.class);
+      MongoCollection<RawBsonDocument> collection = runtime.collection(options);
       BsonDocument query = BsonDocument.parse(options.query());
       long count =
           query.isEmpty()

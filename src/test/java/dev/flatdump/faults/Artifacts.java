@@ -62,6 +62,23 @@ final class Artifacts {
     return files;
   }
 
+  /**
+   * The SHA-256 of every file of an export but its reports and manifest, which carry times: what
+   * two runs of the same export must share byte for byte.
+   */
+  static java.util.Map<String, String> dataFiles(Path dir) throws IOException {
+    java.util.Map<String, String> sums = new java.util.TreeMap<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : files.toList()) {
+        String name = p.getFileName().toString();
+        if (!name.startsWith("report.") && !name.equals(Manifest.FILE_NAME)) {
+          sums.put(name, Checksums.sha256(p));
+        }
+      }
+    }
+    return sums;
+  }
+
   /** The export directories under {@code out/exports}, sorted; none if there is no such dir. */
   static List<Path> exportDirs(Path out) throws IOException {
     Path exports = out.resolve(OutputLayout.EXPORTS);

@@ -6,7 +6,6 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import dev.flatdump.Org;
-import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OutputLayout;
 import dev.flatdump.testing.ExportedOrgs;
@@ -19,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -206,15 +204,7 @@ class PartitionedExportIT {
 
   /** Every file of an export but its reports and manifest, which carry times. */
   private static Map<String, String> dataFiles(Path dir) throws IOException {
-    Map<String, String> sums = new TreeMap<>();
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path p : files.toList()) {
-        String name = p.getFileName().toString();
-        if (!name.startsWith("report.") && !name.equals(Manifest.FILE_NAME)) {
-          sums.put(name, Checksums.sha256(p));
-        }
-      }
-    }
+    Map<String, String> sums = Artifacts.dataFiles(dir);
     assertThat(sums).containsKeys("organizations.fbs", "organizations.bfbs", "rejects.jsonl");
     return sums;
   }

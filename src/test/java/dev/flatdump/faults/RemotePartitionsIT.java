@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
-import dev.flatdump.artifact.Checksums;
-import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OutputLayout;
 import dev.flatdump.sample.OrgGenerator;
 import dev.flatdump.sample.Profile;
@@ -22,7 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.bson.RawBsonDocument;
 import org.junit.jupiter.api.BeforeAll;
@@ -235,15 +232,7 @@ class RemotePartitionsIT {
   }
 
   private static Map<String, String> dataFiles(Path dir) throws IOException {
-    Map<String, String> sums = new TreeMap<>();
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path p : files.toList()) {
-        String name = p.getFileName().toString();
-        if (!name.startsWith("report.") && !name.equals(Manifest.FILE_NAME)) {
-          sums.put(name, Checksums.sha256(p));
-        }
-      }
-    }
+    Map<String, String> sums = Artifacts.dataFiles(dir);
     assertThat(sums.keySet().stream().filter(n -> n.endsWith(".fb"))).hasSizeGreaterThan(8);
     return sums;
   }

@@ -72,7 +72,8 @@ class CompressTaskletTest {
         ExportOptions.DEFAULT_KEEP,
         false,
         null,
-        false);
+        false,
+        1);
   }
 
   /**
