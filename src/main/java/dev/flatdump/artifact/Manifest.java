@@ -74,11 +74,19 @@ public record Manifest(
   /**
    * @param strict whether a field the schema does not name rejected its document; null in an export
    *     made before it was recorded
+   * @param partitions how many {@code _id} ranges were exported each into shards of their own
+   *     ({@code --partitions}), which places the shard boundaries; null in an export made before it
+   *     was recorded, which had one
    */
-  public record Options(String dedup, List<String> compress, long shardSizeBytes, Boolean strict) {
+  public record Options(
+      String dedup,
+      List<String> compress,
+      long shardSizeBytes,
+      Boolean strict,
+      Integer partitions) {
 
     public Options(String dedup, List<String> compress, long shardSizeBytes) {
-      this(dedup, compress, shardSizeBytes, null);
+      this(dedup, compress, shardSizeBytes, null, null);
     }
   }
 

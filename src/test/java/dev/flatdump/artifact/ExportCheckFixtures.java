@@ -88,7 +88,7 @@ public final class ExportCheckFixtures {
                 schema.textFile(), Checksums.sha256(schema.text()), "ORGS", schema.binaryFile()),
             new Manifest.Source("shop", "organizations", "{}"),
             new Manifest.Options(
-                "strings,tables,vectors", List.of("gzip", "zstd"), SHARD_SIZE, false),
+                "strings,tables,vectors", List.of("gzip", "zstd"), SHARD_SIZE, false, 1),
             new Manifest.Counts(ORGS, ORGS, 0),
             files,
             Instant.parse("2024-05-01T10:00:00Z"),

@@ -57,6 +57,8 @@ class PartitionedExportIT {
         .isEqualTo(ExportedOrgs.read(reference.dir()));
     Manifest manifest = Manifest.read(dir.resolve(Manifest.FILE_NAME));
     assertThat(manifest.counts()).isEqualTo(reference.manifest().counts());
+    assertThat(manifest.options().partitions()).isEqualTo(4);
+    assertThat(reference.manifest().options().partitions()).isEqualTo(1);
     assertThat(manifest.shards()).hasSizeGreaterThan(20);
     for (int i = 0; i < manifest.shards().size(); i++) {
       assertThat(manifest.shards().get(i).name())

@@ -119,6 +119,10 @@ class RemotePartitionsIT {
               .as("%s\nworker b:\n%s\nworker c:\n%s", rerun, b.log(), c.log())
               .isZero();
           assertThat(rerun.err()).contains("resumed the failed run");
+          assertThat(partitionsIn(rerun.out()))
+              .as("the partitions the rerun ran: those the killed worker left")
+              .isEqualTo(partitionsIn(silent(m.log())))
+              .isNotEmpty();
           assertThat(KilledExportIT.readByStep(rerun.out()).get("exportStep"))
               .as("documents the rerun partitions read again; %s", rerun)
               .isBetween(1L, ORGS - 1L);
@@ -212,6 +216,22 @@ class RemotePartitionsIT {
             server.uri(),
             "--threads",
             "2"));
+  }
+
+  /** The partitions in a step table, or named in a failure, in order. */
+  private static java.util.SortedSet<String> partitionsIn(String text) {
+    java.util.SortedSet<String> names = new java.util.TreeSet<>();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("exportPartition:partition\\d{4}").matcher(text);
+    while (m.find()) {
+      names.add(m.group());
+    }
+    return names;
+  }
+
+  /** The lines of a failed manager's log that name a silent worker's partitions. */
+  private static String silent(String log) {
+    return log.lines().filter(l -> l.contains("export failed:")).reduce("", (a, b) -> a + b + "\n");
   }
 
   private static boolean anyStaged(Path partitions, String base) {
