@@ -63,7 +63,10 @@ public final class WorkerCommand implements Callable<Integer> {
       names = "--threads",
       defaultValue = "2",
       paramLabel = "N",
-      description = "Partitions run at once (default: ${DEFAULT-VALUE}).")
+      description =
+          "Partitions run at once, at most "
+              + PartitionWorker.MAX_THREADS
+              + "; each holds a shard buffer and a read-ahead (default: ${DEFAULT-VALUE}).")
   private int threads;
 
   @Override
@@ -80,8 +83,9 @@ public final class WorkerCommand implements Callable<Integer> {
     }
     MongoTarget.requireNone(missing);
     RemotePartitions.requireBroker(broker);
-    if (threads < 1) {
-      throw new IllegalArgumentException("--threads must be >= 1, got " + threads);
+    if (threads < 1 || threads > PartitionWorker.MAX_THREADS) {
+      throw new IllegalArgumentException(
+          "--threads must be 1.." + PartitionWorker.MAX_THREADS + ", got " + threads);
     }
     PrintWriter err = spec.commandLine().getErr();
     CountDownLatch stopped = new CountDownLatch(1);

@@ -39,6 +39,12 @@ import org.springframework.transaction.PlatformTransactionManager;
  */
 public final class PartitionWorker implements AutoCloseable {
 
+  /**
+   * The most partitions a worker runs at once: as many as the job repository's connection pool
+   * serves, each running partition holding a connection through each of its chunks.
+   */
+  public static final int MAX_THREADS = PartitionedExport.MAX_LOCAL_THREADS;
+
   private final AnnotationConfigApplicationContext context;
   private final DefaultMessageListenerContainer listener;
   private final ScheduledExecutorService beats;
@@ -63,8 +69,8 @@ public final class PartitionWorker implements AutoCloseable {
   public static PartitionWorker start(
       String broker, JobRuntime runtime, int threads, Consumer<String> log) {
     RemotePartitions.requireBroker(broker);
-    if (threads < 1) {
-      throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+    if (threads < 1 || threads > MAX_THREADS) {
+      throw new IllegalArgumentException("threads must be 1.." + MAX_THREADS + ", got " + threads);
     }
     AnnotationConfigApplicationContext ctx = new AnnotationConfigApplicationContext();
     try {

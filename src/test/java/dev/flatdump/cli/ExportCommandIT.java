@@ -291,6 +291,22 @@ class ExportCommandIT {
       CliRun noThreads = exportWithOption(server, out, "--compress-threads", "0");
       assertThat(noThreads.exitCode()).isEqualTo(2);
       assertThat(noThreads.err()).contains("--compress-threads must be >= 1, got 0");
+
+      CliRun noPartitions = exportWithOption(server, out, "--partitions", "0");
+      assertThat(noPartitions.exitCode()).isEqualTo(2);
+      assertThat(noPartitions.err()).contains("partitions must be 1..1024, got 0");
+
+      CliRun remoteAlone = exportWithOption(server, out, "--remote", "--partitions=4");
+      assertThat(remoteAlone.exitCode()).isEqualTo(2);
+      assertThat(remoteAlone.err()).contains("--remote needs --broker tcp://HOST:PORT");
+
+      CliRun remoteOfOne = exportWithOption(server, out, "--remote", "--broker=tcp://h:1");
+      assertThat(remoteOfOne.exitCode()).isEqualTo(2);
+      assertThat(remoteOfOne.err()).contains("--remote needs --partitions above 1");
+
+      CliRun brokerAlone = exportWithOption(server, out, "--broker", "tcp://h:1");
+      assertThat(brokerAlone.exitCode()).isEqualTo(2);
+      assertThat(brokerAlone.err()).contains("--broker is for --remote");
     }
 
     /** An export of {@code d.c} with one option added, for usage errors found before reading. */
