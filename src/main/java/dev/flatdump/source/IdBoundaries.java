@@ -1,7 +1,6 @@
 package dev.flatdump.source;
 
 import com.mongodb.client.MongoCollection;
-import com.mongodb.client.MongoCursor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -26,7 +25,41 @@ public final class IdBoundaries {
 
   private static final BsonDocument ID_INDEX = new BsonDocument("_id", new BsonInt32(1));
 
+  private static final BsonDocument ID_ONLY = new BsonDocument("_id", new BsonInt32(1));
+
   private IdBoundaries() {}
+
+  /**
+   * The {@code _id} {@code steps} documents after {@code from} (the first document when null) in
+   * index order, or null past the last: mongod skips them within the index and sends one {@code
+   * _id}.
+   */
+  private static BsonValue hop(
+      MongoCollection<RawBsonDocument> collection, BsonDocument query, BsonValue from, long steps) {
+    BsonValue at = from;
+    long left = steps;
+    do {
+      int skip = (int) Math.min(left, Integer.MAX_VALUE);
+      var find =
+          collection
+              .find(query)
+              .projection(ID_ONLY)
+              .sort(ID_INDEX)
+              .hint(ID_INDEX)
+              .skip(skip)
+              .limit(1);
+      if (at != null) {
+        find = find.min(new BsonDocument("_id", at));
+      }
+      RawBsonDocument found = find.first();
+      if (found == null) {
+        return null;
+      }
+      at = found.get("_id");
+      left -= skip;
+    } while (left > 0);
+    return at;
+  }
 
   /**
    * Splits the documents matching {@code query} into {@code n} ranges, in index order; the first
@@ -44,30 +77,17 @@ public final class IdBoundaries {
       throw new IllegalArgumentException("n must be >= 1, got " + n);
     }
     List<BsonValue> bounds = new ArrayList<>(n - 1);
-    if (n > 1 && count > 0) {
-      long[] positions = new long[n - 1];
-      for (int i = 1; i < n; i++) {
-        positions[i - 1] = Math.floorDiv(count * i, n);
+    BsonValue previous = null;
+    long previousPosition = 0;
+    for (int i = 1; i < n && count > 0; i++) {
+      long position = Math.floorDiv(count * i, n);
+      BsonValue id = hop(collection, query, previous, position - previousPosition);
+      if (id == null) {
+        break; // fewer documents than counted: the ranges after the last one are empty
       }
-      long position = 0;
-      int next = 0;
-      try (MongoCursor<RawBsonDocument> ids =
-          collection
-              .find(query)
-              .projection(new BsonDocument("_id", new BsonInt32(1)))
-              .sort(ID_INDEX)
-              .hint(ID_INDEX)
-              .batchSize(10_000)
-              .iterator()) {
-        while (next < positions.length && ids.hasNext()) {
-          BsonValue id = ids.next().get("_id");
-          while (next < positions.length && positions[next] == position) {
-            bounds.add(id);
-            next++;
-          }
-          position++;
-        }
-      }
+      bounds.add(id);
+      previous = id;
+      previousPosition = position;
     }
     List<IdRange> ranges = new ArrayList<>(n);
     BsonValue from = null;
