@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
  * Writes files so that a file appears under its final name only when it is complete: the bytes go
@@ -158,6 +160,17 @@ public final class AtomicFiles {
       Files.deleteIfExists(p);
     } catch (IOException ignored) {
       // best effort: a leftover temporary is replaced by the next write
+    }
+  }
+
+  /** Deletes {@code dir} and everything in it; what is already gone is no error. */
+  public static void deleteTree(Path dir) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new ArtifactException("cannot remove " + dir + ": " + e.getMessage(), e);
     }
   }
 }

@@ -1,14 +1,13 @@
 package dev.flatdump.artifact;
 
-import java.io.IOException;
-import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.stream.Stream;
 
 /**
  * Combines the partitions of a partitioned export into one export in the staging directory: every
@@ -100,7 +99,7 @@ public final class PartitionMerge {
       merged.add(new ShardFile(i, name, s.records(), s.bytes(), s.sha256()));
     }
     if (moving) {
-      delete(partitions);
+      AtomicFiles.deleteTree(partitions);
     }
     return merged;
   }
@@ -109,60 +108,24 @@ public final class PartitionMerge {
     AtomicFiles.write(
         target,
         out -> {
+          WritableByteChannel to = Channels.newChannel(out);
           for (Part p : parts) {
             Path file = p.dir().resolve(RejectsWriter.FILE_NAME);
-            if (p.rejectsLength() == 0) {
+            long length = p.rejectsLength();
+            if (length == 0) {
               continue;
             }
-            try (InputStream in = Files.newInputStream(file)) {
-              long copied = in.transferTo(new LimitedOutput(out, p.rejectsLength()));
-              if (copied < p.rejectsLength()) {
+            try (FileChannel from = FileChannel.open(file)) {
+              if (from.size() < length) {
                 throw new ArtifactException(
-                    file
-                        + " is shorter than the "
-                        + p.rejectsLength()
-                        + " bytes its partition saved");
+                    file + " is shorter than the " + length + " bytes its partition saved");
+              }
+              // only the bytes up to the partition's checkpoint are its rejects
+              for (long at = 0; at < length; ) {
+                at += from.transferTo(at, length - at, to);
               }
             }
           }
         });
-  }
-
-  private static void delete(Path dir) {
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    } catch (IOException e) {
-      throw new ArtifactException("cannot delete " + dir + ": " + e.getMessage(), e);
-    }
-  }
-
-  /** Passes on the first {@code limit} bytes written to it and drops the rest. */
-  private static final class LimitedOutput extends java.io.OutputStream {
-    private final java.io.OutputStream out;
-    private long left;
-
-    LimitedOutput(java.io.OutputStream out, long limit) {
-      this.out = out;
-      this.left = limit;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      if (left > 0) {
-        out.write(b);
-        left--;
-      }
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      int n = (int) Math.min(len, left);
-      if (n > 0) {
-        out.write(b, off, n);
-        left -= n;
-      }
-    }
   }
 }

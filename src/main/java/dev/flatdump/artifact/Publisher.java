@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Publishes a finished export with one atomic switch (see {@link OutputLayout}):
@@ -116,7 +115,7 @@ public final class Publisher {
       for (Path dir : dirs) {
         String n = dir.getFileName().toString();
         if (n.startsWith(REMOVING)) {
-          deleteTree(dir); // left by a removal that was interrupted
+          AtomicFiles.deleteTree(dir); // left by a removal that was interrupted
           continue;
         }
         Path manifest = dir.resolve(Manifest.FILE_NAME);
@@ -132,7 +131,7 @@ public final class Publisher {
     for (Published old : others.subList(Math.min(keep - 1, others.size()), others.size())) {
       Path removing = exports.resolve(REMOVING + old.dir().getFileName());
       AtomicFiles.move(old.dir(), removing);
-      deleteTree(removing);
+      AtomicFiles.deleteTree(removing);
     }
   }
 
@@ -181,7 +180,7 @@ public final class Publisher {
       for (Path p : entries) {
         if (!listed.contains(p.getFileName().toString())) {
           if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-            deleteTree(p);
+            AtomicFiles.deleteTree(p);
           } else {
             Files.delete(p);
           }
@@ -211,15 +210,5 @@ public final class Publisher {
       throw new ArtifactException("cannot create " + dir + ": " + e.getMessage(), e);
     }
     AtomicFiles.syncDirectory(dir.getParent());
-  }
-
-  private static void deleteTree(Path dir) {
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      throw new ArtifactException("cannot remove " + dir + ": " + e.getMessage(), e);
-    }
   }
 }

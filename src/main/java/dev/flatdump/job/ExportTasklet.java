@@ -105,14 +105,7 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
   public void open(ExecutionContext ctx) {
     reader.open(ctx);
     boolean resuming = ctx.containsKey(SHARDS);
-    if (!resuming) {
-      clean(staging);
-    }
-    try {
-      Files.createDirectories(staging);
-    } catch (IOException e) {
-      throw new ArtifactException("cannot create " + staging + ": " + e.getMessage(), e);
-    }
+    prepareDirectory(staging, !resuming);
     List<ShardFile> done = resuming ? JobState.shards(ctx.getString(SHARDS)) : List.of();
     String counts = resuming ? ctx.getString(STATS) : null;
     exported = ctx.getLong(EXPORTED, 0L);
@@ -150,9 +143,29 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
       staged.requireUnchanged(options.schema());
       return staged;
     }
+    return stageSchema(options, staging);
+  }
+
+  /** Makes {@code dir} exist, emptied first when {@code fresh}. */
+  static void prepareDirectory(Path dir, boolean fresh) {
+    if (fresh) {
+      clean(dir);
+    }
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new ArtifactException("cannot create " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Compiles the export's schema (the user's file, or the bundled one), refusing what cannot be
+   * mapped before anything is written, and stages it in {@code dir}.
+   */
+  static SchemaFiles stageSchema(ExportOptions options, Path dir) {
     SchemaFiles schema = SchemaFiles.forExport(options.schema());
-    schema.plan(); // refuses what cannot be mapped before anything is written
-    schema.stage(staging);
+    schema.plan();
+    schema.stage(dir);
     return schema;
   }
 
@@ -253,7 +266,7 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
     }
   }
 
-  static void clean(Path staging) {
+  private static void clean(Path staging) {
     if (!Files.exists(staging)) {
       return;
     }

@@ -1,13 +1,9 @@
 package dev.flatdump.job;
 
 import com.mongodb.client.MongoCollection;
-import dev.flatdump.artifact.ArtifactException;
-import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.source.CollectionStats;
 import dev.flatdump.source.IdBoundaries;
 import dev.flatdump.source.IdRange;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -178,16 +174,8 @@ final class PartitionedExport implements Step {
       if (stepExecution.getExecutionContext().containsKey(PREPARED)) {
         return;
       }
-      ExportTasklet.clean(options.staging());
-      try {
-        Files.createDirectories(options.staging());
-      } catch (IOException e) {
-        throw new ArtifactException(
-            "cannot create " + options.staging() + ": " + e.getMessage(), e);
-      }
-      SchemaFiles schema = SchemaFiles.forExport(options.schema());
-      schema.plan(); // refuses what cannot be mapped before anything is written
-      schema.stage(options.staging());
+      ExportTasklet.prepareDirectory(options.staging(), true);
+      ExportTasklet.stageSchema(options, options.staging());
       stepExecution.getExecutionContext().putString(PREPARED, "true");
     }
   }

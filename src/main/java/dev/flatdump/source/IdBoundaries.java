@@ -23,9 +23,8 @@ import org.bson.RawBsonDocument;
  */
 public final class IdBoundaries {
 
+  /** {@code {_id: 1}}: the {@code _id} index, its order, and a projection of {@code _id} only. */
   private static final BsonDocument ID_INDEX = new BsonDocument("_id", new BsonInt32(1));
-
-  private static final BsonDocument ID_ONLY = new BsonDocument("_id", new BsonInt32(1));
 
   private IdBoundaries() {}
 
@@ -43,7 +42,7 @@ public final class IdBoundaries {
       var find =
           collection
               .find(query)
-              .projection(ID_ONLY)
+              .projection(ID_INDEX)
               .sort(ID_INDEX)
               .hint(ID_INDEX)
               .skip(skip)

@@ -65,6 +65,16 @@ class PartitionMergeTest {
         .hasMessageContaining("was never written");
   }
 
+  @Test
+  void rejectsShorterThanTheirCheckpointFail() throws Exception {
+    PartitionMerge.Part p0 = part(0, "r0\n", "a");
+    PartitionMerge.Part longer = new PartitionMerge.Part(p0.dir(), p0.shards(), 10);
+    assertThatThrownBy(() -> PartitionMerge.merge(staging, "orgs", List.of(longer)))
+        .isInstanceOf(ArtifactException.class)
+        .hasMessageContaining("is shorter than the 10 bytes its partition saved");
+    assertThat(staging.resolve(RejectsWriter.FILE_NAME)).doesNotExist();
+  }
+
   /** A partition's staging: one shard per content ("" is an empty shard) and its rejects. */
   private PartitionMerge.Part part(int index, String rejects, String... shards) throws Exception {
     Path dir = staging.resolve(PartitionMerge.PARTITIONS_DIR).resolve(String.format("%04d", index));
