@@ -88,6 +88,9 @@ public final class SchemaExportVerifier {
   private final List<String> differences = new ArrayList<>();
   private long total;
 
+  /** How many tables the document being mapped nests around the current one. */
+  private int depth;
+
   public SchemaExportVerifier(SchemaPlan plan, boolean strict, int maxDifferences) {
     this.plan = Objects.requireNonNull(plan, "plan");
     this.strict = strict;
@@ -111,11 +114,18 @@ public final class SchemaExportVerifier {
       while (source.hasNext()) {
         BsonDocument doc = source.next();
         compared++;
-        BsonValue id = doc.get("_id");
+        BsonValue id;
+        String idProblem = null;
+        try {
+          id = doc.get("_id");
+        } catch (BsonSerializationException | BsonInvalidOperationException e) {
+          id = null; // a value the driver cannot read: rejected, with a null _id
+          idProblem = "malformed BSON: " + e.getMessage();
+        }
         Map<String, Object> expected;
         try {
           if (id == null) {
-            throw new NotFit("_id", "missing");
+            throw new NotFit("_id", idProblem == null ? "missing" : idProblem);
           }
           expected = table(plan.record(), decodedOnce(doc), "");
         } catch (NotFit e) {
@@ -199,6 +209,19 @@ public final class SchemaExportVerifier {
   // ---- the source side: a driver-decoded document mapped by the rules --------------------------
 
   private Map<String, Object> table(TablePlan t, BsonDocument doc, String path) {
+    // the record nests at depth 0, below the shard's root table
+    if (depth + 2 > SchemaVerifier.Limits.forSize(0).maxDepth()) {
+      throw new NotFit(path, "tables nested deeper than FlatBuffers readers allow");
+    }
+    depth++;
+    try {
+      return tableAtDepth(t, doc, path);
+    } finally {
+      depth--;
+    }
+  }
+
+  private Map<String, Object> tableAtDepth(TablePlan t, BsonDocument doc, String path) {
     Map<String, FieldPlan> byBson = byBsonName.computeIfAbsent(t, SchemaExportVerifier::fields);
     boolean record = t == plan.record();
     for (String key : doc.keySet()) {
@@ -294,10 +317,16 @@ public final class SchemaExportVerifier {
           }
           reader.readEndArray();
         }
-        case STRING -> {
+        case STRING, JAVASCRIPT, SYMBOL, DB_POINTER -> { // a dbPointer's namespace leads
           int at = reader.getBsonInput().getPosition();
           requireUtf8(at + 4, bytes.getInt(at) - 1, path);
           reader.skipValue();
+        }
+        case JAVASCRIPT_WITH_SCOPE -> { // its size, its code, then its scope, a document
+          int at = reader.getBsonInput().getPosition();
+          requireUtf8(at + 8, bytes.getInt(at + 4) - 1, path);
+          reader.readJavaScriptWithScope();
+          document(null, path);
         }
         default -> reader.skipValue();
       }
@@ -326,6 +355,14 @@ public final class SchemaExportVerifier {
       throw new NotFit(path, "expected a document for struct " + st.name());
     }
     BsonDocument doc = v.asDocument();
+    if (strict) {
+      Map<String, FieldPlan> byBson = byBsonName.computeIfAbsent(st, SchemaExportVerifier::fields);
+      for (String key : doc.keySet()) {
+        if (!byBson.containsKey(key)) {
+          throw new NotFit(join(path, key), "not in the schema (--strict)");
+        }
+      }
+    }
     Map<String, Object> values = new LinkedHashMap<>();
     for (FieldPlan f : st.fields()) {
       BsonValue x = doc.get(f.bsonName());
@@ -410,7 +447,44 @@ public final class SchemaExportVerifier {
       }
       out.add(value(f, f.element(), e, p));
     }
+    FieldPlan key =
+        f.element() == FieldKind.TABLE || f.element() == FieldKind.STRUCT
+            ? plan.tables().get(f.typeIndex()).key()
+            : null;
+    if (key != null) { // written in the key's order, equal keys as given (a stable sort)
+      out.sort(
+          (x, y) ->
+              compareKeys(key, ((Map<?, ?>) x).get(key.name()), ((Map<?, ?>) y).get(key.name())));
+    }
     return out;
+  }
+
+  /**
+   * The order of two keys as readers' binary searches expect it: strings by their UTF-8 bytes
+   * unsigned, unsigned integers unsigned, floats by value with NaN last.
+   */
+  private static int compareKeys(FieldPlan key, Object x, Object y) {
+    if (x instanceof String a && y instanceof String b) {
+      return java.util.Arrays.compareUnsigned(
+          a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+    }
+    if (x instanceof Boolean a && y instanceof Boolean b) {
+      return Boolean.compare(a, b);
+    }
+    if (x instanceof Real a && y instanceof Real b) {
+      double p = Double.longBitsToDouble(a.bits());
+      double q = Double.longBitsToDouble(b.bits());
+      if (Double.isNaN(p) || Double.isNaN(q)) {
+        return Boolean.compare(Double.isNaN(p), Double.isNaN(q));
+      }
+      return Double.compare(p == 0 ? 0.0 : p, q == 0 ? 0.0 : q);
+    }
+    long a = (Long) x;
+    long b = (Long) y;
+    return switch (key.kind()) {
+      case UBYTE, USHORT, UINT, ULONG -> Long.compareUnsigned(a, b);
+      default -> Long.compare(a, b);
+    };
   }
 
   private static String string(BsonValue v, String path) {

@@ -61,7 +61,9 @@ public record SchemaFiles(String name, byte[] text, byte[] binary) {
         return new SchemaFiles(name, null, Files.readAllBytes(schema));
       }
       byte[] text = Files.readAllBytes(schema);
-      return new SchemaFiles(name, text, FlatcRunner.compile(schema));
+      byte[] binary = FlatcRunner.compile(schema);
+      SchemaPlan.fromText(binary, schema); // refuses what the binary schema cannot carry
+      return new SchemaFiles(name, text, binary);
     } catch (IOException e) {
       throw new SchemaException("cannot read schema " + schema + ": " + e.getMessage(), e);
     }

@@ -1,5 +1,7 @@
 package dev.flatdump.artifact;
 
+import dev.flatdump.encode.engine.KeyOrder;
+import dev.flatdump.encode.engine.RecordEncoder;
 import dev.flatdump.encode.plan.EnumPlan;
 import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
@@ -66,7 +68,8 @@ public final class SchemaVerifier {
   /**
    * Bounds on the work a buffer may cause.
    *
-   * @param maxDepth how deep tables may nest; 64 by default, as in C++
+   * @param maxDepth how deep tables may nest; by default {@link RecordEncoder#MAX_TABLE_DEPTH} (64,
+   *     as in C++), the depth past which the export rejects a document
    * @param maxTables how many times tables may be visited, counting every reference to a shared
    *     table
    * @param maxStringBytes how many string bytes may be checked, summed over distinct strings
@@ -91,7 +94,7 @@ public final class SchemaVerifier {
      * their bytes add up to less than {@code bytes}.
      */
     public static Limits forSize(long bytes) {
-      return new Limits(64, bytes / UOFFSET + 1, bytes);
+      return new Limits(RecordEncoder.MAX_TABLE_DEPTH, bytes / UOFFSET + 1, bytes);
     }
   }
 
@@ -262,6 +265,17 @@ public final class SchemaVerifier {
     return true;
   }
 
+  /** Whether the key of the element at {@code a} is at most that of the one at {@code b}. */
+  private boolean keyOrdered(FieldPlan f, FieldPlan key, long a, long b) {
+    int x = in.absolute(a);
+    int y = in.absolute(b);
+    int c =
+        f.element() == FieldKind.TABLE
+            ? KeyOrder.compareTables(in.buffer(), x, y, plan.tables().get(f.typeIndex()), key)
+            : KeyOrder.compareStructs(in.buffer(), x, y, key);
+    return c <= 0;
+  }
+
   private boolean vector(FieldPlan f, long v, int level) {
     BitSet seen = vectors.computeIfAbsent(f, k -> new BitSet());
     if (VerifierBuffer.remembered(seen, v)) {
@@ -276,6 +290,11 @@ public final class SchemaVerifier {
       return false;
     }
     int pathLevel = Math.min(level, VerifierBuffer.MAX_LEVELS - 1);
+    FieldPlan key =
+        element == FieldKind.TABLE || element == FieldKind.STRUCT
+            ? plan.tables().get(f.typeIndex()).key()
+            : null;
+    long previous = -1;
     for (long i = 0; i < count; i++) {
       long at = v + UOFFSET + size * i;
       in.element(pathLevel, f.name(), i);
@@ -295,6 +314,18 @@ public final class SchemaVerifier {
       if (!ok) {
         return false;
       }
+      long here = element == FieldKind.TABLE ? at + in.buffer().getInt(in.absolute(at)) : at;
+      if (key != null && previous >= 0 && !keyOrdered(f, key, previous, here)) {
+        return in.fail(
+            at,
+            HERE,
+            "not in the order of its key "
+                + key.name()
+                + " (after element "
+                + (i - 1)
+                + "), which lookups by key need");
+      }
+      previous = here;
     }
     in.leave(pathLevel);
     seen.set((int) (v >>> 2));

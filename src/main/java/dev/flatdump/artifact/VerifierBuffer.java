@@ -50,6 +50,15 @@ final class VerifierBuffer {
     this.limits = limits;
   }
 
+  /** The buffer, little-endian; position {@code at} of this class lies at {@link #absolute}. */
+  ByteBuffer buffer() {
+    return buf;
+  }
+
+  int absolute(long at) {
+    return base + (int) at;
+  }
+
   long size() {
     return size;
   }

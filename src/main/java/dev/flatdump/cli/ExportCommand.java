@@ -301,6 +301,17 @@ public final class ExportCommand implements Callable<Integer> {
     }
   }
 
+  /** A {@code --job-repository} given must be a JDBC URL. */
+  static void requireJdbcUrl(String jobRepository) {
+    if (jobRepository != null && !jobRepository.startsWith("jdbc:")) {
+      throw new IllegalArgumentException(
+          "--job-repository must be a JDBC URL (jdbc:postgresql://HOST:PORT/DB, jdbc:h2:file:...),"
+              + " got '"
+              + jobRepository
+              + "'");
+    }
+  }
+
   @Override
   public Integer call() {
     if (spec.defaultValueProvider() instanceof OptionSources sources) {
@@ -345,6 +356,7 @@ public final class ExportCommand implements Callable<Integer> {
     if (progressSeconds < 1) {
       throw new IllegalArgumentException("--progress-seconds must be >= 1, got " + progressSeconds);
     }
+    requireJdbcUrl(jobRepository);
     String repo =
         jobRepository != null
             ? jobRepository

@@ -83,7 +83,7 @@ final class OptionSources implements IDefaultValueProvider {
       return arg.defaultValue();
     }
     String fromEnv = env.get(envName(name));
-    if (fromEnv != null) {
+    if (fromEnv != null && !fromEnv.isBlank()) { // FLATDUMP_X= (empty) leaves the option unset
       return fromEnv;
     }
     String fromFile = jobFile.getProperty(key(name));

@@ -82,6 +82,7 @@ public final class WorkerCommand implements Callable<Integer> {
       missing.add("--uri");
     }
     MongoTarget.requireNone(missing);
+    ExportCommand.requireJdbcUrl(jobRepository);
     RemotePartitions.requireBroker(broker);
     if (threads < 1 || threads > PartitionWorker.MAX_THREADS) {
       throw new IllegalArgumentException(

@@ -129,6 +129,11 @@ public record ExportOptions(
       throw new IllegalArgumentException("batch size must be >= 1, got " + batchSize);
     }
     Objects.requireNonNull(runDate, "runDate must be set");
+    if (runDate.getYear() < 1 || runDate.getYear() > 9999) {
+      // the export's directory is named after it: RUNDATE-ID, four-digit years only
+      throw new IllegalArgumentException(
+          "run date must be in the years 0001 to 9999 (YYYY-MM-DD), got " + runDate);
+    }
     if (keep < 1) {
       throw new IllegalArgumentException("keep must be >= 1, got " + keep);
     }

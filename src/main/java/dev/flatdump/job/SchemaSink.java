@@ -66,7 +66,8 @@ final class SchemaSink {
    */
   Added add(RawDocument document) {
     if (document.id() == null) {
-      return Added.rejected(new Reject(null, "_id", "missing"));
+      String problem = document.idProblem();
+      return Added.rejected(new Reject(null, "_id", problem == null ? "missing" : problem));
     }
     ByteBuffer b = document.bson().getByteBuffer().asNIO();
     SchemaShardWriter.Outcome outcome =

@@ -20,7 +20,9 @@ import java.util.Objects;
 import java.util.Set;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
+import org.bson.BsonInvalidOperationException;
 import org.bson.BsonObjectId;
+import org.bson.BsonSerializationException;
 import org.bson.BsonValue;
 import org.bson.RawBsonArray;
 import org.bson.RawBsonDocument;
@@ -203,13 +205,22 @@ public final class MongoDocumentCursor
         while (cursor.hasNext()) {
           RawBsonDocument raw = cursor.next();
           ByteBuffer bytes = raw.getByteBuffer().asNIO();
-          BsonValue id = id(raw, bytes);
+          BsonValue id;
+          String idProblem = null;
+          try {
+            id = id(raw, bytes);
+          } catch (BsonSerializationException | BsonInvalidOperationException e) {
+            // bytes the driver cannot read (a bool of 2, stored by a server that did not check
+            // them): the document is rejected, not the export
+            id = null;
+            idProblem = "malformed BSON: " + e.getMessage();
+          }
           if (lastId != null && lastId.equals(id)) {
             continue; // the index lower bound is inclusive: skip the record already returned
           }
           reopens = 0;
           byte[] block = blocks != null && bytes.hasArray() ? bytes.array() : null;
-          return new RawDocument(id, raw, bytes.remaining(), block);
+          return new RawDocument(id, idProblem, raw, bytes.remaining(), block);
         }
         return null;
       } catch (MongoException e) {

@@ -13,6 +13,7 @@ import org.bson.RawBsonDocument;
 public final class RawDocument {
 
   private final BsonValue id;
+  private final String idProblem;
   private final RawBsonDocument bson;
   private final int size;
   private final byte[] block;
@@ -25,7 +26,15 @@ public final class RawDocument {
    *     are not in {@link DocumentBlocks}
    */
   RawDocument(BsonValue id, RawBsonDocument bson, int size, byte[] block) {
+    this(id, null, bson, size, block);
+  }
+
+  /**
+   * @param idProblem why the {@code _id} cannot be read (then {@code id} is null), or null
+   */
+  RawDocument(BsonValue id, String idProblem, RawBsonDocument bson, int size, byte[] block) {
     this.id = id;
+    this.idProblem = idProblem;
     this.bson = Objects.requireNonNull(bson, "RawDocument.bson must not be null");
     this.size = size;
     this.block = block;
@@ -34,6 +43,14 @@ public final class RawDocument {
   /** Its {@code _id}, or null if it has none. */
   public BsonValue id() {
     return id;
+  }
+
+  /**
+   * Why its {@code _id} cannot be read, when it has one the driver cannot decode; null when it has
+   * none at all or it was read.
+   */
+  public String idProblem() {
+    return idProblem;
   }
 
   /** Its bytes. */

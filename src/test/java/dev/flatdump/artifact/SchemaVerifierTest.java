@@ -50,6 +50,50 @@ class SchemaVerifierTest {
     return c;
   }
 
+  /**
+   * The same shard, checked under a schema that differs only by {@code (key)}: in document order it
+   * fails, in the key's order (as the export writes it under that schema) it passes.
+   */
+  @Test
+  void checksThatVectorsOfKeyedTablesAndStructsAreInTheKeysOrder() throws Exception {
+    String plain =
+        """
+        struct P { x: int; y: ulong; }
+        table E { v: int; name: string; }
+        table R { es: [E]; ps: [P]; }
+        table Root { rs: [R]; } root_type Root;
+        """;
+    SchemaFixtures unkeyed = new SchemaFixtures(dir.resolve("unkeyed"), plain);
+    SchemaFixtures keyed =
+        new SchemaFixtures(
+            dir.resolve("keyed"),
+            plain
+                .replace("name: string;", "name: string (key);")
+                .replace("y: ulong;", "y: ulong (key);"));
+    String unsortedTables = "{\"es\": [{\"name\": \"b\"}, {\"name\": \"a\"}], \"ps\": []}";
+    String sorted =
+        "{\"es\": [{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"é\"}],"
+            + " \"ps\": [{\"x\": 1, \"y\": 2}, {\"x\": 1, \"y\": {\"$numberDouble\": \"1.0E19\"}}]}";
+
+    ByteBuffer tables =
+        unkeyed.encode(new RecordEncoder(unkeyed.plan, false), List.of(bson(unsortedTables)));
+    assertThat(SchemaVerifier.verify(keyed.plan, tables).error().reason())
+        .isEqualTo("not in the order of its key name (after element 0), which lookups by key need");
+    ByteBuffer ok = unkeyed.encode(new RecordEncoder(unkeyed.plan, false), List.of(bson(sorted)));
+    assertThat(SchemaVerifier.verify(keyed.plan, ok).error()).isNull();
+    ByteBuffer resorted =
+        keyed.encode(new RecordEncoder(keyed.plan, false), List.of(bson(unsortedTables)));
+    assertThat(SchemaVerifier.verify(keyed.plan, resorted).error()).isNull();
+    // 1e19 is above 2^63: in a ulong's unsigned order it comes after 2, in a long's before
+    String structs =
+        "{\"es\": [], \"ps\": [{\"x\": 1, \"y\": {\"$numberDouble\": \"1.0E19\"}},"
+            + " {\"x\": 2, \"y\": 2}]}";
+    ByteBuffer unsortedPs =
+        unkeyed.encode(new RecordEncoder(unkeyed.plan, false), List.of(bson(structs)));
+    assertThat(SchemaVerifier.verify(keyed.plan, unsortedPs).error().reason())
+        .startsWith("not in the order of its key y");
+  }
+
   @Test
   void passesWhatTheEngineWroteAndCountsTheRecords() throws Exception {
     SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);

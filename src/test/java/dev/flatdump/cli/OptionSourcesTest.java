@@ -44,6 +44,16 @@ class OptionSourcesTest {
   }
 
   @Test
+  void anEmptyEnvironmentVariableLeavesItsOptionUnset(@TempDir Path dir) throws Exception {
+    Path job = Files.writeString(dir.resolve("job.properties"), "db=fromfile\n");
+    Probe p =
+        parse(Map.of("FLATDUMP_SHARD_SIZE", "", "FLATDUMP_DB", " "), "--job-file", job.toString());
+
+    assertThat(p.shardSize).isEqualTo("1GiB");
+    assertThat(p.db).isEqualTo("fromfile");
+  }
+
+  @Test
   void namesEnvironmentVariablesAfterTheOption() {
     assertThat(OptionSources.envName("--shard-size")).isEqualTo("FLATDUMP_SHARD_SIZE");
     assertThat(OptionSources.key("--shard-size")).isEqualTo("shard-size");

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,24 +18,35 @@ import java.util.concurrent.TimeUnit;
  * directory stays for the caller to delete); it also stops when this JVM dies ({@code
  * --watch-pid}).
  */
-final class PrivateMongod implements AutoCloseable {
+public final class PrivateMongod implements AutoCloseable {
 
   private static final Duration START_LIMIT = Duration.ofMinutes(5);
   private static final Duration STOP_LIMIT = Duration.ofMinutes(1);
 
   private final Path script;
   private final Path state;
+  private final Map<String, String> env;
   private int port;
 
-  private PrivateMongod(Path script, Path state) {
+  private PrivateMongod(Path script, Path state, Map<String, String> env) {
     this.script = script;
     this.state = state;
+    this.env = env;
   }
 
   /** Starts a server on a free port, with its data in {@code state}. */
-  static PrivateMongod start(Path state) throws IOException, InterruptedException {
+  public static PrivateMongod start(Path state) throws IOException, InterruptedException {
+    return start(state, Map.of());
+  }
+
+  /**
+   * Starts a server on a free port, with its data in {@code state}, and {@code env} added to {@code
+   * bin/mongod-local}'s environment (e.g. {@code FLATDUMP_MONGOD_CONFIG}).
+   */
+  public static PrivateMongod start(Path state, Map<String, String> env)
+      throws IOException, InterruptedException {
     Path basedir = Path.of(System.getProperty("flatdump.basedir", System.getProperty("user.dir")));
-    PrivateMongod m = new PrivateMongod(basedir.resolve("bin").resolve("mongod-local"), state);
+    PrivateMongod m = new PrivateMongod(basedir.resolve("bin").resolve("mongod-local"), state, env);
     Files.createDirectories(state);
     String uri = m.run(START_LIMIT, "start", "--watch-pid", pid()).strip();
     uri = uri.substring(uri.lastIndexOf('\n') + 1);
@@ -42,7 +54,7 @@ final class PrivateMongod implements AutoCloseable {
     return m;
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
@@ -91,6 +103,7 @@ final class PrivateMongod implements AutoCloseable {
             .redirectInput(Redirect.from(new File("/dev/null")))
             .redirectOutput(stdout.toFile())
             .redirectError(stderr.toFile());
+    pb.environment().putAll(env);
     pb.environment().put("FLATDUMP_MONGOD_STATE", state.toString());
     Process p = pb.start();
     if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -235,7 +235,7 @@ public final class BadInputCorpus {
             "gen-utf8-in-unknown-fields",
             "invalid UTF-8 only in unknown fields (a value and a field name) inside an attribute:"
                 + " every string value is checked, skipped ones too, so the value rejects it",
-            "attributes[0]: not valid UTF-8: byte 0xFF at offset 0",
+            "attributes[0].note: not valid UTF-8: byte 0xFF at offset 0",
             (w, raw) -> {
               validTopLevel(w, "Bad bytes where nobody reads");
               w.writeStartArray("attributes");

@@ -33,6 +33,7 @@ final class Bson {
   static final byte MIN_KEY = (byte) 0xFF;
   static final byte MAX_KEY = 0x7F;
 
+  static final byte BINARY_OLD = 0x02;
   static final byte BINARY_UUID = 0x04;
 
   private static final VarHandle INT_LE =
@@ -189,7 +190,7 @@ final class Bson {
         if (length < 0 || length > end - p - 5) {
           throw path.reject("malformed BSON: a binary's length (" + length + ") does not fit");
         }
-        if (b[p + 4] == 0x02 && (length < 4 || int32(b, p + 5) != length - 4)) {
+        if (b[p + 4] == BINARY_OLD && (length < 4 || int32(b, p + 5) != length - 4)) {
           throw path.reject("malformed BSON: an old binary's inner length does not add up");
         }
         yield p + 5 + length;

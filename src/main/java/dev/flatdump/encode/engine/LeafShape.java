@@ -28,6 +28,12 @@ final class LeafShape {
   /** The elements' BSON types. */
   final byte[] types;
 
+  /**
+   * The element of the record's {@code _id} when its value has bytes to check (a string's UTF-8, a
+   * bool's byte), which the layout masks out like any value; -1 otherwise.
+   */
+  final int checkedId;
+
   /** Per element, its field's position in the table, or -1 for the record's {@code _id}. */
   final int[] fields;
 
@@ -125,6 +131,13 @@ final class LeafShape {
       long[] words,
       long[] masks) {
     this.types = types;
+    int id = -1;
+    for (int k = 0; k < types.length; k++) {
+      if (fields[k] < 0 && (types[k] == Bson.STRING || types[k] == Bson.BOOLEAN)) {
+        id = k;
+      }
+    }
+    this.checkedId = id;
     this.fields = fields;
     this.ops = ops;
     int n = 0;

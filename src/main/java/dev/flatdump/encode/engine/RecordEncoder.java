@@ -29,7 +29,24 @@ public final class RecordEncoder {
   /** MongoDB's own nesting limit: deeper documents cannot come from a server. */
   static final int MAX_DEPTH = 100;
 
+  /**
+   * How deep tables may nest in a shard, counting its root table and the record: the limit of
+   * FlatBuffers' verifiers (64 by default in C++, and in {@code check}), so that every reader
+   * accepts what the export writes. A document whose tables nest deeper is rejected.
+   */
+  public static final int MAX_TABLE_DEPTH = 64;
+
+  /**
+   * The deepest table whose sub-tables are found by their BSON bytes ({@link BsonMemo}): a hit is
+   * not walked, so its depth is not checked, but a key of at most {@link Sharing#MEMO_KEY_BYTES}
+   * nests at most one table per 7 bytes (an element with an empty name and an empty document),
+   * which from here stays within {@link #MAX_TABLE_DEPTH}.
+   */
+  private static final int MEMO_MAX_DEPTH = MAX_TABLE_DEPTH - 2 - 1 - Sharing.MEMO_KEY_BYTES / 7;
+
   private static final byte[] ID = "_id".getBytes(StandardCharsets.US_ASCII);
+
+  private static final String STRUCT_MISSING = "missing: a struct needs every field";
 
   private final SchemaPlan plan;
   private final TableWriter writer;
@@ -188,8 +205,12 @@ public final class RecordEncoder {
   }
 
   private Scratch scratch(int depth) {
-    if (depth >= MAX_DEPTH) {
-      throw path.reject("nested deeper than " + MAX_DEPTH + " levels");
+    if (depth > MAX_TABLE_DEPTH - 2) { // depth 0 is the record, below the shard's root
+      throw path.reject(
+          "tables nested deeper than "
+              + MAX_TABLE_DEPTH
+              + " levels (counting the shard's root and the record), which FlatBuffers readers"
+              + " refuse");
     }
     if (depth >= scratch.length) {
       scratch = Arrays.copyOf(scratch, Math.max(depth + 1, scratch.length * 2));
@@ -263,6 +284,7 @@ public final class RecordEncoder {
     }
     int[] segments = segmentAt;
     Scratch s = scratch(depth);
+    s.room(plan.tables().get(index).fields().size());
     long[] bits = s.bits;
     long written;
     int[] scalars;
@@ -279,6 +301,9 @@ public final class RecordEncoder {
       }
       written = shape.always;
       scalars = shape.scalars;
+    }
+    if (shape.checkedId >= 0 && !idValid(shape, b, segments)) {
+      return 0;
     }
     TablePlan t = plan.tables().get(index);
     int[] offsets = s.offsets;
@@ -366,6 +391,18 @@ public final class RecordEncoder {
     return writer.table(index, t, s, written);
   }
 
+  /**
+   * Whether the record's {@code _id}, which the layout skips, holds what BSON allows: a string of
+   * valid UTF-8, a bool of 0 or 1. Else the walk rejects the document.
+   */
+  private static boolean idValid(LeafShape shape, byte[] b, int[] segments) {
+    int v = shape.valueAt(shape.checkedId, segments);
+    if (shape.types[shape.checkedId] == Bson.BOOLEAN) {
+      return (b[v] & ~1) == 0;
+    }
+    return Utf8.valid(b, v + 4, v + 3 + Bson.int32(b, v));
+  }
+
   /** {@link #table}, field by field, by the plan. */
   private int walk(int index, byte[] b, int start, int end, int depth) {
     TablePlan t = plan.tables().get(index);
@@ -409,14 +446,15 @@ public final class RecordEncoder {
       int value = nameEnd + 1;
       if (fi < 0) {
         unknownField(b, name, nameEnd, depth);
-        p = Bson.skip(b, type, value, last, path);
+        p = skipUnknown(b, type, name, nameEnd, last);
         continue;
       }
       FieldPlan f = t.fields().get(fi);
       path.push(f.name());
-      if (s.present[fi]) {
+      if (s.given[fi]) {
         throw path.reject("the field appears twice in the document");
       }
+      s.given[fi] = true;
       p = field(f, fi, s, type, b, value, last, depth);
       path.pop();
     }
@@ -460,6 +498,19 @@ public final class RecordEncoder {
       guesses[index] = g;
     }
     return g;
+  }
+
+  /**
+   * Skips the value of a field the schema does not read (checked as the driver checks it); a reject
+   * from it names the field.
+   */
+  private int skipUnknown(byte[] b, byte type, int name, int nameEnd, int last) {
+    try {
+      return Bson.skip(b, type, nameEnd + 1, last, path);
+    } catch (RejectedRecord bad) {
+      String field = new String(b, name, nameEnd - name, StandardCharsets.UTF_8);
+      throw new RejectedRecord(path.with(field), bad.reason());
+    }
   }
 
   private void unknownField(byte[] b, int name, int nameEnd, int depth) {
@@ -510,7 +561,7 @@ public final class RecordEncoder {
     if (!sharing.tables(index)) {
       return table(index, b, p, after, depth + 1);
     }
-    if (!sharing.memoizes(index)) {
+    if (depth > MEMO_MAX_DEPTH || !sharing.memoizes(index)) {
       return table(index, b, p, after, depth + 1);
     }
     int hash = BsonMemo.hash(b, p, after);
@@ -571,7 +622,7 @@ public final class RecordEncoder {
       int fi = st.lookup().find(b, name, nameEnd - name);
       if (fi < 0) {
         unknownField(b, name, nameEnd, -1);
-        p = Bson.skip(b, type, value, last, path);
+        p = skipUnknown(b, type, name, nameEnd, last);
         continue;
       }
       FieldPlan f = st.fields().get(fi);
@@ -580,6 +631,9 @@ public final class RecordEncoder {
         throw path.reject("the field appears twice in the document");
       }
       seen[fi] = true;
+      if (type == Bson.NULL) {
+        throw path.reject(STRUCT_MISSING); // a struct has no absent field
+      }
       int after = Bson.valueEnd(b, type, value, last, path);
       if (f.kind() == FieldKind.STRUCT) {
         requireDocument(type, "struct");
@@ -593,8 +647,7 @@ public final class RecordEncoder {
     }
     for (int i = 0; i < seen.length; i++) {
       if (!seen[i]) {
-        throw new RejectedRecord(
-            path.with(st.fields().get(i).name()), "missing: a struct needs every field");
+        throw new RejectedRecord(path.with(st.fields().get(i).name()), STRUCT_MISSING);
       }
     }
   }
@@ -602,7 +655,7 @@ public final class RecordEncoder {
   /** A vector from an array (or, for {@code [ubyte]}, from binary data or an ObjectId). */
   private int vector(FieldPlan f, byte type, byte[] b, int p, int end, int depth) {
     FieldKind element = f.element();
-    if (Strings.isByteSource(element, type)) {
+    if (Strings.isByteSource(element, f.enumIndex() >= 0, type)) {
       int[] range = Strings.byteRange(type, b, p, end, path);
       return writer.bytes(b, range[0], range[1]);
     }

@@ -14,6 +14,9 @@ final class Scratch {
   byte[][] structs = new byte[8][];
   boolean[] present = new boolean[8];
 
+  /** Whether the field was given at all, null included: a field given twice rejects. */
+  boolean[] given = new boolean[8];
+
   long[] elementBits = new long[16];
   int[] elementOffsets = new int[16];
   byte[][] elementStructs = new byte[16][];
@@ -21,12 +24,24 @@ final class Scratch {
   /** Clears the fields for a table of {@code n} fields. */
   void reset(int n) {
     if (present.length < n) {
+      room(n);
+    } else {
+      Arrays.fill(present, 0, n, false);
+      Arrays.fill(given, 0, n, false);
+    }
+  }
+
+  /**
+   * Makes room for a table of {@code n} fields, keeping nothing: one depth's scratch serves tables
+   * of every type that stands at that depth.
+   */
+  void room(int n) {
+    if (present.length < n) {
       bits = new long[n];
       offsets = new int[n];
       structs = new byte[n][];
       present = new boolean[n];
-    } else {
-      Arrays.fill(present, 0, n, false);
+      given = new boolean[n];
     }
   }
 

@@ -63,7 +63,7 @@ public final class Sharing {
   /** Sub-documents remembered per table type, and the largest remembered: 2 MiB of keys a type. */
   private static final int MEMO_SLOTS = 1 << 14;
 
-  private static final int MEMO_KEY_BYTES = 128;
+  static final int MEMO_KEY_BYTES = 128;
 
   private final Kinds kinds;
   private final boolean memo;

@@ -58,18 +58,27 @@ final class Strings {
     return after;
   }
 
-  /** Whether a value of this BSON type is made into a {@code [ubyte]} whole, not element-wise. */
-  static boolean isByteSource(FieldKind element, byte type) {
-    return element == FieldKind.UBYTE && (type == Bson.BINARY || type == Bson.OBJECT_ID);
+  /**
+   * Whether a value of this BSON type is made into a {@code [ubyte]} whole, not element-wise:
+   * binary data or an ObjectId, into a plain {@code [ubyte]}; an enum vector takes an array only.
+   */
+  static boolean isByteSource(FieldKind element, boolean enumElements, byte type) {
+    return element == FieldKind.UBYTE
+        && !enumElements
+        && (type == Bson.BINARY || type == Bson.OBJECT_ID);
   }
 
-  /** The bytes of a binary value or an ObjectId, as {@code [start, end)} of {@code b}. */
+  /**
+   * The bytes of a binary value or an ObjectId, as {@code [start, end)} of {@code b}: a binary's
+   * payload as the driver decodes it, so for the old binary subtype (2) without the inner length
+   * that repeats the payload's size.
+   */
   static int[] byteRange(byte type, byte[] b, int p, int end, EncodePath path) {
     if (type == Bson.OBJECT_ID) {
       return new int[] {p, Bson.need(p, 12, end, path)};
     }
-    int after = Bson.skip(b, type, p, end, path);
-    return new int[] {p + 5, after};
+    int after = Bson.skip(b, type, p, end, path); // checks the old binary's inner length
+    return new int[] {p + (b[p + 4] == Bson.BINARY_OLD ? 9 : 5), after};
   }
 
   private static String uuid(byte[] b, int p, int after) {

@@ -1,11 +1,13 @@
 package dev.flatdump.encode.engine;
 
+import com.google.flatbuffers.BuilderSpace;
 import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.encode.plan.TablePlan;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -28,6 +30,9 @@ final class TableWriter {
 
   /** Per table type, the most bytes its content key can take. */
   private final int[] keyBytes;
+
+  /** Per table or struct type, its {@code (key)} field, or null. */
+  private final FieldPlan[] keys;
 
   private FlatBufferBuilder builder;
   private final TablePuts puts;
@@ -55,6 +60,10 @@ final class TableWriter {
       for (FieldPlan f : tables.get(i).fields()) {
         keyBytes[i] += 1 + Math.max(Long.BYTES, plan.inlineSize(f, f.kind())); // see putBits
       }
+    }
+    keys = new FieldPlan[tables.size()];
+    for (int i = 0; i < tables.size(); i++) {
+      keys[i] = tables.get(i).key();
     }
     puts = tablePuts ? new TablePuts(plan, writeOrder) : null;
   }
@@ -124,6 +133,9 @@ final class TableWriter {
   /** The vector of field {@code f} from the {@code n} elements the scratch holds. */
   int vector(FieldPlan f, Scratch s, int n) {
     FieldKind element = f.element();
+    if (n > 1 && f.typeIndex() >= 0 && keys[f.typeIndex()] != null) {
+      sortByKey(f, element, s, n);
+    }
     if (sharing.vectors()) {
       vectorKey(f, element, s, n);
       int hit = sharing.findVector();
@@ -137,6 +149,29 @@ final class TableWriter {
       sharing.keepVector(offset, offset - before);
     }
     return offset;
+  }
+
+  /**
+   * Puts a vector of tables or structs whose type has a {@code (key)} field in {@link KeyOrder},
+   * equal keys in document order.
+   */
+  private void sortByKey(FieldPlan f, FieldKind element, Scratch s, int n) {
+    TablePlan t = plan.tables().get(f.typeIndex());
+    FieldPlan key = keys[f.typeIndex()];
+    if (element == FieldKind.TABLE) {
+      ByteBuffer bb = BuilderSpace.buffer(builder); // unfinished: dataBuffer() refuses it
+      int end = bb.capacity();
+      Integer[] sorted = new Integer[n];
+      for (int i = 0; i < n; i++) {
+        sorted[i] = s.elementOffsets[i];
+      }
+      Arrays.sort(sorted, (x, y) -> KeyOrder.compareTables(bb, end - x, end - y, t, key));
+      for (int i = 0; i < n; i++) {
+        s.elementOffsets[i] = sorted[i];
+      }
+    } else {
+      Arrays.sort(s.elementStructs, 0, n, (x, y) -> KeyOrder.compareStructs(x, y, key));
+    }
   }
 
   /** A vector's content: its element kind, length and elements, as a [ubyte] from binary has it. */

@@ -76,6 +76,20 @@ final class BinarySchemaReader {
               + " must have exactly one vector of tables, whose elements are the records; it has "
               + (names.isEmpty() ? "none" : names.size() + " (" + String.join(", ", names) + ")"));
     }
+    for (int i = 0; i < root.fieldsLength(); i++) {
+      Field f = root.fields(i);
+      if (!f.name().equals(vectorsOfTables.get(0).name()) && f.required() && !f.deprecated()) {
+        throw new SchemaException(
+            source
+                + ": "
+                + root.name()
+                + "."
+                + f.name()
+                + " is (required), but flatdump writes only the root's records ("
+                + vectorsOfTables.get(0).name()
+                + "): every shard would lack it");
+      }
+    }
     int recordObject = vectorsOfTables.get(0).type().index();
     reach(rootObject);
     List<TablePlan> tables = new ArrayList<>();
@@ -224,9 +238,10 @@ final class BinarySchemaReader {
         element,
         objectType ? tableIndex.get(t.index()) : -1,
         !objectType && t.index() >= 0 ? enumIndex.get(t.index()) : -1,
-        f.required(),
+        f.required() || (f.key() && kind == FieldKind.STRING), // flatc's code requires a string key
         f.optional(),
         f.deprecated(),
+        f.key(),
         f.defaultInteger(),
         f.defaultReal());
   }

@@ -22,6 +22,8 @@ import java.util.Objects;
  *     default
  * @param deprecated whether the schema says {@code (deprecated)}: never written, its BSON field is
  *     skipped as unknown
+ * @param key whether the schema says {@code (key)}: a vector of its table or struct is written
+ *     sorted by it, so that generated {@code ...ByKey} lookups find its elements
  * @param defaultInteger an integer, bool or enum scalar's default
  * @param defaultReal a float or double scalar's default
  */
@@ -37,6 +39,7 @@ public record FieldPlan(
     boolean required,
     boolean optional,
     boolean deprecated,
+    boolean key,
     long defaultInteger,
     double defaultReal) {
 

@@ -38,7 +38,8 @@ public record SchemaPlan(
   }
 
   /**
-   * Loads a schema: a {@code .fbs} is compiled with flatc ({@link FlatcRunner}), a {@code .bfbs} is
+   * Loads a schema: a {@code .fbs} is compiled with flatc ({@link FlatcRunner}), and refused where
+   * the binary schema loses a default it declares ({@link DeclaredDefaults}); a {@code .bfbs} is
    * read as it is.
    *
    * @throws SchemaException when the file cannot be read or compiled, or holds what flatdump cannot
@@ -54,12 +55,24 @@ public record SchemaPlan(
         throw new SchemaException("cannot read schema " + file + ": " + e.getMessage(), e);
       }
     } else if (name.endsWith(".fbs")) {
-      bfbs = FlatcRunner.compile(file);
+      return fromText(FlatcRunner.compile(file), file);
     } else {
       throw new SchemaException(
           "schema " + file + ": expected a FlatBuffers schema (.fbs) or a binary schema (.bfbs)");
     }
     return fromBinary(ByteBuffer.wrap(bfbs), file.toString());
+  }
+
+  /**
+   * The plan of {@code fbs}, given the binary schema flatc compiled from it: refused where the
+   * binary schema lost a default the text declares ({@link DeclaredDefaults}).
+   *
+   * @throws SchemaException naming the field
+   */
+  public static SchemaPlan fromText(byte[] bfbs, Path fbs) {
+    SchemaPlan plan = fromBinary(ByteBuffer.wrap(bfbs), fbs.toString());
+    DeclaredDefaults.refuseLost(plan, fbs);
+    return plan;
   }
 
   /**

@@ -38,6 +38,16 @@ public record TablePlan(
     }
   }
 
+  /** The field the schema marks {@code (key)}, or null. */
+  public FieldPlan key() {
+    for (FieldPlan f : fields) {
+      if (f.key() && !f.deprecated()) {
+        return f;
+      }
+    }
+    return null;
+  }
+
   /** {@code Table.field}, as messages name a field. */
   public String path(FieldPlan field) {
     return name + "." + field.name();

@@ -37,6 +37,7 @@ class FieldLookupTest {
               false,
               false,
               false,
+              false,
               0,
               0));
     }

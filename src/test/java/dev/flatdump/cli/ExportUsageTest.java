@@ -1,0 +1,53 @@
+package dev.flatdump.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Usage errors of {@code export} found before anything connects or writes: exit 2, one line. */
+class ExportUsageTest {
+
+  @TempDir Path dir;
+
+  private CliRun export(Map<String, String> env, String... more) {
+    String[] base = {
+      "export",
+      "--uri",
+      "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=500",
+      "--db",
+      "d",
+      "--collection",
+      "c",
+      "--out",
+      dir.resolve("out").toString()
+    };
+    String[] args = java.util.Arrays.copyOf(base, base.length + more.length);
+    System.arraycopy(more, 0, args, base.length, more.length);
+    return CliRun.withEnv(env, args);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"+12026-01-01", "-0001-01-01", "0000-12-31"})
+  void refusesARunDateOutsideFourDigitYears(String date) {
+    CliRun run = export(Map.of(), "--run-date", date);
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+    assertThat(run.err()).contains("run date must be in the years 0001 to 9999");
+    assertThat(run.err()).doesNotContain("Exception").doesNotContain("\tat ");
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
+
+  @Test
+  void refusesAJobRepositoryThatIsNoJdbcUrl() {
+    CliRun run = export(Map.of(), "--job-repository", "");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+    assertThat(run.err()).contains("--job-repository must be a JDBC URL");
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
+}

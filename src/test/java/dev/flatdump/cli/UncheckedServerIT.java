@@ -1,0 +1,76 @@
+package dev.flatdump.cli;
+
+import static dev.flatdump.testing.BsonBytes.bool;
+import static dev.flatdump.testing.BsonBytes.int32;
+import static dev.flatdump.testing.BsonBytes.raw;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import dev.flatdump.artifact.OutputLayout;
+import dev.flatdump.faults.PrivateMongod;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.bson.RawBsonDocument;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A mongod started with {@code net.wireObjectCheck: false} stores BSON the driver cannot read, such
+ * as a bool of 2 as the {@code _id}. Such a document is rejected, {@code _id} named, and the export
+ * goes on; {@code verify} agrees.
+ */
+class UncheckedServerIT {
+
+  @Test
+  void aBoolIdOfTwoIsRejectedAndTheExportGoesOn(@TempDir Path tmp) throws Exception {
+    Path config = tmp.resolve("mongod.yaml");
+    Files.writeString(config, "net:\n  wireObjectCheck: false\n");
+    try (PrivateMongod mongod =
+        PrivateMongod.start(
+            tmp.resolve("mongod"), Map.of("FLATDUMP_MONGOD_CONFIG", config.toString()))) {
+      String uri = "mongodb://127.0.0.1:" + mongod.port();
+      try (MongoClient client = MongoClients.create(uri)) {
+        var coll = client.getDatabase("unchecked").getCollection("c", RawBsonDocument.class);
+        coll.insertOne(raw(int32("_id", 1), int32("n", 1)));
+        coll.insertOne(raw(bool("_id", 2), int32("n", 2)));
+        coll.insertOne(raw(int32("_id", 3), int32("n", 3)));
+      }
+      Path schema = tmp.resolve("r.fbs");
+      Files.writeString(schema, "table R { n: int; } table Root { rs: [R]; } root_type Root;");
+      Path out = tmp.resolve("out");
+      List<String> target = List.of("--uri", uri, "--db", "unchecked", "--collection", "c");
+
+      CliRun export =
+          CliRun.of(
+              concat(
+                  List.of("export"),
+                  target,
+                  List.of(
+                      "--out",
+                      out.toString(),
+                      "--schema",
+                      schema.toString(),
+                      "--compress",
+                      "none")));
+      CliRun verify = CliRun.of(concat(List.of("verify"), target, List.of(out.toString())));
+
+      assertThat(export.exitCode()).as(export.toString()).isZero();
+      assertThat(export.err()).doesNotContain("Exception");
+      assertThat(Files.readString(OutputLayout.resolve(out).resolve("rejects.jsonl")))
+          .isEqualTo(
+              "{\"_id\": null, \"field\": \"_id\", \"reason\": \"malformed BSON: Expected a boolean"
+                  + " value but found 2\"}\n");
+      CliRun check = CliRun.of("check", out.toString());
+      assertThat(check.out()).as(check.toString()).contains("2 records, no problems");
+      assertThat(verify.exitCode()).as(verify.toString()).isZero();
+    }
+  }
+
+  @SafeVarargs
+  private static String[] concat(List<String>... parts) {
+    return java.util.Arrays.stream(parts).flatMap(List::stream).toArray(String[]::new);
+  }
+}

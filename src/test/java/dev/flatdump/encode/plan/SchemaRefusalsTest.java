@@ -1,0 +1,136 @@
+package dev.flatdump.encode.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * What a schema declares that flatdump cannot keep, refused at load with the field named; and what
+ * it can, planned as declared.
+ */
+class SchemaRefusalsTest {
+
+  @TempDir Path dir;
+
+  private SchemaPlan plan(String body) throws IOException {
+    Path file = dir.resolve("s.fbs");
+    Files.writeString(file, body);
+    return SchemaPlan.load(file);
+  }
+
+  /** The defaults flatc 2.0.8's binary schema stores wrongly: as 0 and as 0.0. */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "ulong = 18446744073709551615 | 18446744073709551615 | 0",
+        "ulong = 9223372036854775808 | 9223372036854775808 | 0",
+        "ulong = 0xFFFFFFFFFFFFFFFF | 0xFFFFFFFFFFFFFFFF | 0",
+        "double = -0.0 | -0.0 | 0.0",
+        "float = -0.0 | -0.0 | 0.0",
+        "float = -0 | -0 | 0.0",
+      })
+  void refusesADefaultTheBinarySchemaLoses(String declaration, String declared, String stored) {
+    assertThatThrownBy(
+            () ->
+                plan(
+                    "namespace a.b;\ntable R { ok: int = 5; x: "
+                        + declaration
+                        + "; } table Root { rs: [R]; } root_type Root;"))
+        .isInstanceOf(SchemaException.class)
+        .hasMessageContaining("a.b.R.x declares the default " + declared)
+        .hasMessageContaining("stores as " + stored);
+  }
+
+  @Test
+  void keepsTheDefaultsTheBinarySchemaHolds() throws IOException {
+    SchemaPlan plan =
+        plan(
+            """
+            // u: ulong = 18446744073709551615 in a comment is not a declaration
+            attribute "bson";
+            table R {
+              u: ulong = 9223372036854775807; k: ulong; d: double = 0.0; f: float = -1.5;
+              s: string (bson: "x = -0.0"); n: double = nan; m: ulong = null;
+            }
+            /* table R { d: double = -0.0; } */
+            table Root { rs: [R]; } root_type Root;
+            """);
+
+    var r = plan.record().fields();
+    assertThat(r.get(0).defaultInteger()).isEqualTo(Long.MAX_VALUE);
+    assertThat(r.get(3).defaultReal()).isEqualTo(-1.5);
+  }
+
+  @Test
+  void findsDeclarationsInIncludedFilesUnderTheirNamespace() throws IOException {
+    Files.writeString(dir.resolve("inc.fbs"), "namespace lib;\ntable Leaf { z: double = -0.0; }\n");
+    assertThatThrownBy(
+            () ->
+                plan(
+                    """
+                    include "inc.fbs";
+                    namespace app;
+                    table R { leaf: lib.Leaf; }
+                    table Root { rs: [R]; } root_type Root;
+                    """))
+        .isInstanceOf(SchemaException.class)
+        .hasMessageContaining("lib.Leaf.z declares the default -0.0");
+  }
+
+  @Test
+  void refusesARequiredRootFieldBesideTheRecords() {
+    assertThatThrownBy(
+            () ->
+                plan(
+                    """
+                    table R { n: int; }
+                    table Root { title: string (required); rs: [R]; }
+                    root_type Root;
+                    """))
+        .isInstanceOf(SchemaException.class)
+        .hasMessageContaining(
+            "Root.title is (required), but flatdump writes only the root's records (rs)");
+  }
+
+  @Test
+  void takesOtherRootFieldsThatMayBeAbsent() throws IOException {
+    SchemaPlan plan =
+        plan(
+            """
+            table R { n: int; }
+            table Root { title: string; rs: [R] (required); }
+            root_type Root;
+            """);
+    assertThat(plan.records().name()).isEqualTo("rs");
+  }
+
+  @Test
+  void aKeyFieldIsPlannedAndAStringKeyIsRequired() throws IOException {
+    SchemaPlan plan =
+        plan(
+            """
+            table E { v: int; name: string (key); }
+            table N { k: ulong (key); }
+            table R { es: [E]; ns: [N]; }
+            table Root { rs: [R]; } root_type Root;
+            """);
+
+    TablePlan e =
+        plan.tables().stream().filter(t -> t.name().equals("E")).findFirst().orElseThrow();
+    assertThat(e.key().name()).isEqualTo("name");
+    assertThat(e.key().required()).isTrue();
+    TablePlan n =
+        plan.tables().stream().filter(t -> t.name().equals("N")).findFirst().orElseThrow();
+    assertThat(n.key().name()).isEqualTo("k");
+    assertThat(n.key().required()).isFalse();
+    assertThat(plan.record().key()).isNull();
+  }
+}
