@@ -23,13 +23,19 @@ public final class SchemaArtifact {
 
   private final Manifest manifest;
   private final SchemaPlan plan;
+  private final byte[] binary;
   private final List<Path> files;
   private final List<MappedByteBuffer> buffers;
 
   private SchemaArtifact(
-      Manifest manifest, SchemaPlan plan, List<Path> files, List<MappedByteBuffer> buffers) {
+      Manifest manifest,
+      SchemaPlan plan,
+      byte[] binary,
+      List<Path> files,
+      List<MappedByteBuffer> buffers) {
     this.manifest = manifest;
     this.plan = plan;
+    this.binary = binary;
     this.files = files;
     this.buffers = buffers;
   }
@@ -53,6 +59,7 @@ public final class SchemaArtifact {
     }
     Manifest manifest = Manifest.read(manifestFile);
     SchemaPlan plan = plan(dir, manifest);
+    byte[] binary = binarySchema(dir, manifest);
     List<Path> files = new ArrayList<>();
     if (oneFile) {
       files.add(path);
@@ -65,24 +72,37 @@ public final class SchemaArtifact {
     for (Path f : files) {
       buffers.add(map(plan, f));
     }
-    return new SchemaArtifact(manifest, plan, List.copyOf(files), List.copyOf(buffers));
+    return new SchemaArtifact(manifest, plan, binary, List.copyOf(files), List.copyOf(buffers));
+  }
+
+  /** The plan of the binary schema the export in {@code dir} carries ({@link #binarySchema}). */
+  static SchemaPlan plan(Path dir, Manifest manifest) {
+    Path file = manifest.schema().binary() == null ? null : dir.resolve(manifest.schema().binary());
+    String source =
+        file == null ? SchemaFiles.BUNDLED + SchemaFiles.BINARY_EXTENSION : file.toString();
+    try {
+      return SchemaPlan.fromBinary(ByteBuffer.wrap(binarySchema(dir, manifest)), source);
+    } catch (SchemaException e) {
+      throw new ArtifactException(
+          "the binary schema " + source + " does not load: " + e.getMessage(), e);
+    }
   }
 
   /**
-   * The plan of the binary schema the export in {@code dir} carries. An export written before
-   * exports carried one names only the bundled {@code organizations.fbs}: it is read with the
-   * bundled binary schema when the text it carries is the bundled one, byte for byte.
+   * The binary schema the export in {@code dir} carries. An export written before exports carried
+   * one names only the bundled {@code organizations.fbs}: it is read with the bundled binary schema
+   * when the text it carries is the bundled one, byte for byte.
    *
    * @throws ArtifactException when the manifest names no binary schema (and the text is not the
    *     bundled one), or it is missing or unreadable
    */
-  static SchemaPlan plan(Path dir, Manifest manifest) {
+  static byte[] binarySchema(Path dir, Manifest manifest) {
     String binary = manifest.schema().binary();
     if (binary == null) {
       SchemaFiles bundled = SchemaFiles.bundled();
       if (manifest.schema().file().equals(bundled.textFile())
           && Checksums.sha256(bundled.text()).equals(manifest.schema().sha256())) {
-        return bundled.plan();
+        return bundled.binary();
       }
       throw new ArtifactException(
           dir
@@ -92,13 +112,10 @@ public final class SchemaArtifact {
     }
     Path file = dir.resolve(binary);
     try {
-      return SchemaPlan.fromBinary(ByteBuffer.wrap(Files.readAllBytes(file)), file.toString());
+      return Files.readAllBytes(file);
     } catch (IOException e) {
       throw new ArtifactException(
           "cannot read the binary schema " + file + ": " + e.getMessage(), e);
-    } catch (SchemaException e) {
-      throw new ArtifactException(
-          "the binary schema " + file + " does not load: " + e.getMessage(), e);
     }
   }
 
@@ -123,6 +140,11 @@ public final class SchemaArtifact {
 
   public SchemaPlan plan() {
     return plan;
+  }
+
+  /** The binary schema the export carries, read-only. */
+  public ByteBuffer binarySchema() {
+    return ByteBuffer.wrap(binary).asReadOnlyBuffer();
   }
 
   /** The shard files, in order. */

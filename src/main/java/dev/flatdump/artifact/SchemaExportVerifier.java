@@ -82,6 +82,7 @@ public final class SchemaExportVerifier {
   }
 
   private final SchemaPlan plan;
+  private final ReflectedRecords reflected;
   private final Map<TablePlan, Map<String, FieldPlan>> byBsonName = new IdentityHashMap<>();
   private final boolean strict;
   private final int maxDifferences;
@@ -91,8 +92,14 @@ public final class SchemaExportVerifier {
   /** How many tables the document being mapped nests around the current one. */
   private int depth;
 
-  public SchemaExportVerifier(SchemaPlan plan, boolean strict, int maxDifferences) {
+  /**
+   * @param plan the export's schema, by which the source documents are mapped
+   * @param binarySchema the export's {@code .bfbs}, through which alone the records are read back
+   */
+  public SchemaExportVerifier(
+      SchemaPlan plan, ByteBuffer binarySchema, boolean strict, int maxDifferences) {
     this.plan = Objects.requireNonNull(plan, "plan");
+    this.reflected = new ReflectedRecords(binarySchema);
     this.strict = strict;
     this.maxDifferences = maxDifferences;
   }
@@ -260,10 +267,10 @@ public final class SchemaExportVerifier {
     ByteBuffer bytes = raw.getByteBuffer().asNIO().duplicate().order(ByteOrder.LITTLE_ENDIAN);
     try (BsonBinaryReader reader = new BsonBinaryReader(bytes.duplicate())) {
       new RawWalk(bytes, reader).document(plan.record(), "");
+      return raw.decode(new BsonDocumentCodec());
     } catch (BsonSerializationException | BsonInvalidOperationException e) {
       throw new NotFit("", "malformed BSON: " + e.getMessage());
     }
-    return raw.decode(new BsonDocumentCodec());
   }
 
   /** One read of a raw document's bytes, for {@link #decodedOnce}. */
@@ -328,6 +335,7 @@ public final class SchemaExportVerifier {
           reader.readJavaScriptWithScope();
           document(null, path);
         }
+        case BOOLEAN -> reader.readBoolean(); // a byte but 0 or 1 is malformed, skipped or not
         default -> reader.skipValue();
       }
     }
@@ -582,24 +590,20 @@ public final class SchemaExportVerifier {
     return path.isEmpty() ? name : path + "." + name;
   }
 
-  // ---- the artifact side: records read back through the plan -----------------------------------
+  // ---- the artifact side: records read back through the binary schema alone --------------------
 
   private Iterator<Map<String, Object>> records(List<? extends ByteBuffer> shards) {
-    List<ByteBuffer> bufs = new ArrayList<>();
-    for (ByteBuffer b : shards) {
-      bufs.add(b.duplicate().order(ByteOrder.LITTLE_ENDIAN));
-    }
     return new Iterator<>() {
       private int shard;
       private int index;
 
       @Override
       public boolean hasNext() {
-        while (shard < bufs.size() && index >= count(bufs.get(shard))) {
+        while (shard < shards.size() && index >= reflected.count(shards.get(shard))) {
           shard++;
           index = 0;
         }
-        return shard < bufs.size();
+        return shard < shards.size();
       }
 
       @Override
@@ -607,72 +611,7 @@ public final class SchemaExportVerifier {
         if (!hasNext()) {
           throw new java.util.NoSuchElementException();
         }
-        ByteBuffer bb = bufs.get(shard);
-        int e = recordsVector(bb) + 4 + 4 * index++;
-        return readTable(bb, plan.record(), e + bb.getInt(e));
-      }
-    };
-  }
-
-  private int count(ByteBuffer bb) {
-    int v = recordsVector(bb);
-    return v == 0 ? 0 : bb.getInt(v);
-  }
-
-  private int recordsVector(ByteBuffer bb) {
-    return RecordsBuffer.recordsVector(bb, plan);
-  }
-
-  private static int fieldPosition(ByteBuffer bb, int table, int slot) {
-    return RecordsBuffer.fieldPosition(bb, table, slot);
-  }
-
-  private Map<String, Object> readTable(ByteBuffer bb, TablePlan t, int table) {
-    Map<String, Object> values = new LinkedHashMap<>();
-    for (FieldPlan f : t.fields()) {
-      if (f.deprecated()) {
-        continue;
-      }
-      int p = fieldPosition(bb, table, f.slot());
-      values.put(f.name(), p == 0 ? absent(f) : read(bb, f, f.kind(), p));
-    }
-    return values;
-  }
-
-  private Object read(ByteBuffer bb, FieldPlan f, FieldKind kind, int p) {
-    return switch (kind) {
-      case BOOL -> bb.get(p) != 0;
-      case BYTE -> (long) bb.get(p);
-      case UBYTE -> (long) (bb.get(p) & 0xff);
-      case SHORT -> (long) bb.getShort(p);
-      case USHORT -> (long) (bb.getShort(p) & 0xffff);
-      case INT -> (long) bb.getInt(p);
-      case UINT -> bb.getInt(p) & 0xffff_ffffL;
-      case LONG, ULONG -> bb.getLong(p);
-      case FLOAT -> new Real(Double.doubleToRawLongBits(bb.getFloat(p)));
-      case DOUBLE -> new Real(Double.doubleToRawLongBits(bb.getDouble(p)));
-      case STRING -> {
-        yield RecordsBuffer.string(bb, p);
-      }
-      case TABLE -> readTable(bb, plan.tables().get(f.typeIndex()), p + bb.getInt(p));
-      case STRUCT -> {
-        TablePlan st = plan.tables().get(f.typeIndex());
-        Map<String, Object> values = new LinkedHashMap<>();
-        for (FieldPlan x : st.fields()) {
-          values.put(x.name(), read(bb, x, x.kind(), p + x.slot()));
-        }
-        yield values;
-      }
-      case VECTOR -> {
-        int v = p + bb.getInt(p);
-        int n = bb.getInt(v);
-        FieldKind element = f.element();
-        int size = plan.inlineSize(f, element);
-        List<Object> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-          out.add(read(bb, f, element, v + 4 + i * size));
-        }
-        yield out;
+        return reflected.record(shards.get(shard), index++);
       }
     };
   }

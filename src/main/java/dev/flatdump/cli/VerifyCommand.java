@@ -84,7 +84,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 .sort(new BsonDocument("_id", new BsonInt32(1)))
                 .iterator()) {
       return print(
-          new SchemaExportVerifier(artifact.plan(), strict, maxDifferences)
+          new SchemaExportVerifier(artifact.plan(), artifact.binarySchema(), strict, maxDifferences)
               .verify(source, artifact.shards(), dir.resolve(RejectsWriter.FILE_NAME)),
           dir,
           out);

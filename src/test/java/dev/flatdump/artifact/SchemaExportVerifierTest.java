@@ -144,7 +144,7 @@ class SchemaExportVerifierTest {
     ByteBuffer shard = export(fx, docs, rejects);
 
     SchemaExportVerifier.Result result =
-        new SchemaExportVerifier(fx.plan, false, 50)
+        new SchemaExportVerifier(fx.plan, fx.binarySchema(), false, 50)
             .verify(docs.iterator(), List.of(shard), rejects);
 
     assertThat(result.differences()).isEmpty();
@@ -166,7 +166,7 @@ class SchemaExportVerifierTest {
     docs.get(3).put("i16", new BsonInt32(70000)); // no longer fits
 
     SchemaExportVerifier.Result result =
-        new SchemaExportVerifier(fx.plan, false, 50)
+        new SchemaExportVerifier(fx.plan, fx.binarySchema(), false, 50)
             .verify(docs.iterator(), List.of(shard), rejects);
 
     assertThat(result.differences())
@@ -187,12 +187,12 @@ class SchemaExportVerifierTest {
     ByteBuffer shard = export(fx, docs, rejects);
 
     assertThat(
-            new SchemaExportVerifier(fx.plan, false, 5)
+            new SchemaExportVerifier(fx.plan, fx.binarySchema(), false, 5)
                 .verify(docs.iterator(), List.of(shard), rejects)
                 .clean())
         .isTrue();
     assertThat(
-            new SchemaExportVerifier(fx.plan, true, 5)
+            new SchemaExportVerifier(fx.plan, fx.binarySchema(), true, 5)
                 .verify(docs.iterator(), List.of(shard), rejects)
                 .differences())
         .first()
@@ -258,7 +258,7 @@ class SchemaExportVerifierTest {
         .hasSize(4);
 
     SchemaExportVerifier.Result result =
-        new SchemaExportVerifier(fx.plan, false, 50)
+        new SchemaExportVerifier(fx.plan, fx.binarySchema(), false, 50)
             .verify(docs.iterator(), List.of(shard), rejects);
 
     assertThat(result.differences()).isEmpty();

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class UncheckedServerIT {
 
   @Test
-  void aBoolIdOfTwoIsRejectedAndTheExportGoesOn(@TempDir Path tmp) throws Exception {
+  void boolsOfTwoAreRejectedTheIdNamedAndTheExportGoesOn(@TempDir Path tmp) throws Exception {
     Path config = tmp.resolve("mongod.yaml");
     Files.writeString(config, "net:\n  wireObjectCheck: false\n");
     try (PrivateMongod mongod =
@@ -37,6 +37,7 @@ class UncheckedServerIT {
         coll.insertOne(raw(int32("_id", 1), int32("n", 1)));
         coll.insertOne(raw(bool("_id", 2), int32("n", 2)));
         coll.insertOne(raw(int32("_id", 3), int32("n", 3)));
+        coll.insertOne(raw(int32("_id", 4), int32("n", 4), bool("skipped", 2)));
       }
       Path schema = tmp.resolve("r.fbs");
       Files.writeString(schema, "table R { n: int; } table Root { rs: [R]; } root_type Root;");
@@ -62,7 +63,9 @@ class UncheckedServerIT {
       assertThat(Files.readString(OutputLayout.resolve(out).resolve("rejects.jsonl")))
           .isEqualTo(
               "{\"_id\": null, \"field\": \"_id\", \"reason\": \"malformed BSON: Expected a boolean"
-                  + " value but found 2\"}\n");
+                  + " value but found 2\"}\n"
+                  + "{\"_id\": 4, \"field\": \"skipped\", \"reason\": \"malformed BSON: a bool holds"
+                  + " 2\"}\n");
       CliRun check = CliRun.of("check", out.toString());
       assertThat(check.out()).as(check.toString()).contains("2 records, no problems");
       assertThat(verify.exitCode()).as(verify.toString()).isZero();

@@ -40,6 +40,11 @@ public final class SchemaFixtures {
     this.plan = SchemaPlan.load(fbs);
   }
 
+  /** The binary schema flatc compiles from the schema, as an export carries it. */
+  public java.nio.ByteBuffer binarySchema() {
+    return ByteBuffer.wrap(FlatcRunner.compile(fbs));
+  }
+
   public static byte[] bson(BsonDocument doc) {
     RawBsonDocument raw = new RawBsonDocument(doc, new BsonDocumentCodec());
     ByteBuffer bb = raw.getByteBuffer().asNIO();

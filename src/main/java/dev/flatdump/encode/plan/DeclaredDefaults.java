@@ -14,10 +14,10 @@ import java.util.Set;
 
 /**
  * The defaults a {@code .fbs} declares, as written, for the ones flatc 2.0.8's binary schema cannot
- * hold: a {@code ulong} default of 2^63 or more (stored as 0) and a {@code -0.0} float or double
- * default (stored as 0.0). A plan taken from that binary schema would leave out the values equal to
- * the stored default, which every reader of the user's schema then reads as the declared one; so
- * {@link #refuseLost} refuses such a schema at load, naming the field.
+ * hold: a {@code ulong} default of 2^63 or more (stored as 0), of an enum's value too, and a {@code
+ * -0.0} float or double default (stored as 0.0). A plan taken from that binary schema would leave
+ * out the values equal to the stored default, which every reader of the user's schema then reads as
+ * the declared one; so {@link #refuseLost} refuses such a schema at load, naming the field.
  *
  * <p>Reads the schema and its includes with a small scanner of the grammar's declarations ({@code
  * namespace}, {@code include}, {@code table} and {@code struct} bodies; everything else is skipped
@@ -41,7 +41,7 @@ final class DeclaredDefaults {
         if (text == null || f.deprecated()) {
           continue;
         }
-        String lost = lost(f, text);
+        String lost = lost(plan, f, text);
         if (lost != null) {
           throw new SchemaException(
               plan.source()
@@ -63,13 +63,22 @@ final class DeclaredDefaults {
     }
   }
 
-  /** What the binary schema holds instead of {@code text}, when it lost it; else null. */
-  private static String lost(FieldPlan f, String text) {
+  /**
+   * What the binary schema holds instead of {@code text}, when it lost it; else null. An integer
+   * default (of an enum too, by name or number) is compared with the stored one as bits.
+   */
+  private static String lost(SchemaPlan plan, FieldPlan f, String text) {
     switch (f.kind()) {
-      case ULONG -> {
-        BigInteger v = integer(text);
-        if (f.defaultInteger() == 0 && v != null && v.signum() != 0) {
-          return "0";
+      case BYTE, UBYTE, SHORT, USHORT, INT, UINT, LONG, ULONG -> {
+        Long declared = integer(text) != null ? Long.valueOf(integer(text).longValue()) : null;
+        if (declared == null && f.enumIndex() >= 0) {
+          String name = text.substring(text.lastIndexOf('.') + 1); // E.Name or Name
+          declared = plan.enums().get(f.enumIndex()).byName().get(name);
+        }
+        if (declared != null && declared != f.defaultInteger()) {
+          return f.kind() == FieldKind.ULONG
+              ? Long.toUnsignedString(f.defaultInteger())
+              : Long.toString(f.defaultInteger());
         }
       }
       case FLOAT, DOUBLE -> {

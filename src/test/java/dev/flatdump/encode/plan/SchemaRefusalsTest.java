@@ -50,15 +50,31 @@ class SchemaRefusalsTest {
   }
 
   @Test
+  void refusesAnEnumDefaultTheBinarySchemaLoses() {
+    assertThatThrownBy(
+            () ->
+                plan(
+                    """
+                    enum Big : ulong { Zero = 0, Half = 9223372036854775808, Max = 18446744073709551615 }
+                    table R { e: Big = Max; } table Root { rs: [R]; } root_type Root;
+                    """))
+        .isInstanceOf(SchemaException.class)
+        .hasMessageContaining("R.e declares the default Max")
+        .hasMessageContaining("stores as 0");
+  }
+
+  @Test
   void keepsTheDefaultsTheBinarySchemaHolds() throws IOException {
     SchemaPlan plan =
         plan(
             """
             // u: ulong = 18446744073709551615 in a comment is not a declaration
             attribute "bson";
+            enum Color : byte { Red = -1, Blue = 3 }
             table R {
               u: ulong = 9223372036854775807; k: ulong; d: double = 0.0; f: float = -1.5;
-              s: string (bson: "x = -0.0"); n: double = nan; m: ulong = null;
+              s: string (bson: "x = -0.0"); n: double = nan; m: ulong = null; c: Color = Blue;
+              i: int = -7;
             }
             /* table R { d: double = -0.0; } */
             table Root { rs: [R]; } root_type Root;
