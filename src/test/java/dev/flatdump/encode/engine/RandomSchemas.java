@@ -382,7 +382,10 @@ final class RandomSchemas {
         }
       }
       if (!keys.isEmpty()) {
-        keys.get(r.nextInt(keys.size())).key = true;
+        Field key = keys.get(r.nextInt(keys.size()));
+        key.key = true;
+        // flatc makes a string key required
+        key.required |= key.kind == Kind.STRING;
       }
     }
     s.types.add(t);
