@@ -65,7 +65,9 @@ final class BufferRecords {
       int p = field(at, f.id);
       if (p == 0) {
         if (!f.vector && f.kind != Kind.STRING && f.kind != Kind.STRUCT && f.kind != Kind.TABLE) {
-          out.put(f.name, f.optional ? MappingOracle.NULL : new Scalar(f.scalarKind(), f.en, f.absentBits()));
+          out.put(
+              f.name,
+              f.optional ? MappingOracle.NULL : new Scalar(f.scalarKind(), f.en, f.absentBits()));
         }
         continue;
       }

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -60,7 +59,8 @@ final class FlatcJson {
     List<JsonNode> roots = new ArrayList<>();
     for (Path b : binaries) {
       String name = b.getFileName().toString();
-      String text = Files.readString(out.resolve(name.substring(0, name.lastIndexOf('.')) + ".json"));
+      String text =
+          Files.readString(out.resolve(name.substring(0, name.lastIndexOf('.')) + ".json"));
       roots.add(JSON.readTree(quoteBareWords(text)));
     }
     return roots;
@@ -106,7 +106,9 @@ final class FlatcJson {
   /** The first difference between an expected value and flatc's JSON for it, or null. */
   static String diff(Object expected, JsonNode actual, String path) {
     if (expected == MappingOracle.NULL) {
-      return actual == null || actual.isNull() ? null : path + ": flatc has " + actual + ", expected null";
+      return actual == null || actual.isNull()
+          ? null
+          : path + ": flatc has " + actual + ", expected null";
     }
     if (actual == null || actual.isNull()) {
       return path + ": flatc has nothing, expected " + expected;
@@ -164,9 +166,7 @@ final class FlatcJson {
       return a.isIntegralNumber() && a.bigIntegerValue().equals(k.value(x.bits()));
     }
     double v =
-        k == Kind.FLOAT
-            ? Float.intBitsToFloat((int) x.bits())
-            : Double.longBitsToDouble(x.bits());
+        k == Kind.FLOAT ? Float.intBitsToFloat((int) x.bits()) : Double.longBitsToDouble(x.bits());
     if (Double.isNaN(v)) {
       return a.isString() && a.asString().equals("nan");
     }
@@ -179,9 +179,7 @@ final class FlatcJson {
     BigDecimal printed = a.decimalValue();
     double got = printed.doubleValue();
     double tolerance =
-        k == Kind.FLOAT
-            ? Math.max(1e-6, Math.abs(v) * 1e-6)
-            : Math.max(1e-11, Math.abs(v) * 1e-13);
+        k == Kind.FLOAT ? Math.max(1e-6, Math.abs(v) * 1e-6) : Math.max(1e-11, Math.abs(v) * 1e-13);
     return Math.abs(got - v) <= tolerance;
   }
 
@@ -195,9 +193,5 @@ final class FlatcJson {
       }
     }
     return out;
-  }
-
-  static Map<String, Object> unused() {
-    return new LinkedHashMap<>();
   }
 }

@@ -34,17 +34,16 @@ import tools.jackson.databind.JsonNode;
 /**
  * A generative differential test of the schema engine: random schemas ({@link RandomSchemas}),
  * random documents for each ({@link RandomDocuments}), and three answers that must agree on every
- * document: the engine with every fast path and all sharing on, the engine with every fast path
- * and sharing off, and {@link MappingOracle}, written from {@code docs/mapping.md} alone. Accepted
+ * document: the engine with every fast path and all sharing on, the engine with every fast path and
+ * sharing off, and {@link MappingOracle}, written from {@code docs/mapping.md} alone. Accepted
  * records are read back by flatc ({@link FlatcJson}) and bit for bit ({@link BufferRecords}); the
  * shards pass {@link SchemaVerifier} and {@link SchemaExportVerifier}; with sharing off, the fast
  * and the slow paths write the same bytes. Strict and not.
  *
  * <p>CI size (200 schemas x 300 documents): {@code ./mvnw -B -ntp -o -q test
  * -Dtest=GenerativeEngineTest -Dsurefire.failIfNoSpecifiedTests=false}. A soak of random seeds
- * until the time is up: add {@code -Dgenerative.minutes=30}. Replay one schema seed from a
- * failure: {@code -Dgenerative.seed=N}. Sizes: {@code -Dgenerative.schemas=}, {@code
- * -Dgenerative.docs=}.
+ * until the time is up: add {@code -Dgenerative.minutes=30}. Replay one schema seed from a failure:
+ * {@code -Dgenerative.seed=N}. Sizes: {@code -Dgenerative.schemas=}, {@code -Dgenerative.docs=}.
  */
 class GenerativeEngineTest {
 
@@ -56,13 +55,23 @@ class GenerativeEngineTest {
   record Failure(String kind, long seed, boolean strict, int doc, String message) {
     @Override
     public String toString() {
-      return "[" + kind + "] seed=" + seed + " strict=" + strict + (doc >= 0 ? " doc#" + doc : "")
-          + " (replay: -Dgenerative.seed=" + seed + ")\n" + message;
+      return "["
+          + kind
+          + "] seed="
+          + seed
+          + " strict="
+          + strict
+          + (doc >= 0 ? " doc#" + doc : "")
+          + " (replay: -Dgenerative.seed="
+          + seed
+          + ")\n"
+          + message;
     }
   }
 
   /** What one encoder made of the documents. */
-  private record Run(List<String> verdicts, List<Integer> accepted, ByteBuffer buffer, String crash) {}
+  private record Run(
+      List<String> verdicts, List<Integer> accepted, ByteBuffer buffer, String crash) {}
 
   private final List<Failure> failures = new ArrayList<>();
   private final Map<Long, String> schemaTexts = new TreeMap<>();
@@ -195,12 +204,7 @@ class GenerativeEngineTest {
           JsonNode got = records.get(j);
           String rules =
               relaxedRules(s, strict, docs.get(i), o -> FlatcJson.diff(o, got, "") == null);
-          fail(
-              "flatc value" + rules,
-              seed,
-              strict,
-              i,
-              diff + "\n" + describe(s, docs.get(i)));
+          fail("flatc value" + rules, seed, strict, i, diff + "\n" + describe(s, docs.get(i)));
         }
       }
     }
@@ -265,7 +269,8 @@ class GenerativeEngineTest {
             r.crash + "\n" + describe(s, docs.get(i)) + "\nschema:\n" + s.text);
       }
     }
-    int n = Math.min(fast.verdicts.size(), Math.min(slow.verdicts.size(), fastPlain.verdicts.size()));
+    int n =
+        Math.min(fast.verdicts.size(), Math.min(slow.verdicts.size(), fastPlain.verdicts.size()));
     int shown = 0;
     for (int i = 0; i < n; i++) {
       String a = fast.verdicts.get(i);
@@ -280,7 +285,14 @@ class GenerativeEngineTest {
             seed,
             strict,
             i,
-            "fast+sharing: " + a + "\nslow: " + b + "\nfast: " + c + "\n" + describe(s, docs.get(i)));
+            "fast+sharing: "
+                + a
+                + "\nslow: "
+                + b
+                + "\nfast: "
+                + c
+                + "\n"
+                + describe(s, docs.get(i)));
         continue;
       }
       if (b.startsWith("crash")) {
@@ -298,7 +310,12 @@ class GenerativeEngineTest {
               "oracle: " + v + "\nengine: " + b + "\n" + describe(s, docs.get(i)));
         }
       } else if (!v.accepted()) {
-        String path = b.substring("reject ".length(), b.indexOf(": ", "reject ".length()) < 0 ? b.length() : b.indexOf(": ", "reject ".length()));
+        String path =
+            b.substring(
+                "reject ".length(),
+                b.indexOf(": ", "reject ".length()) < 0
+                    ? b.length()
+                    : b.indexOf(": ", "reject ".length()));
         if (!path.equals(v.path()) && !path.equals(v.altPath())) {
           fail(
               "reject path differs" + hint(s, v, b),
@@ -358,7 +375,12 @@ class GenerativeEngineTest {
               seed,
               strict,
               i,
-              "oracle: " + v.record() + "\nbuffer: " + read.get(j) + "\n" + describe(s, docs.get(i)));
+              "oracle: "
+                  + v.record()
+                  + "\nbuffer: "
+                  + read.get(j)
+                  + "\n"
+                  + describe(s, docs.get(i)));
         }
       }
     }
@@ -367,8 +389,8 @@ class GenerativeEngineTest {
   /**
    * Whether two shards hold the same bytes: all of them with {@code -Dgenerative.exactRoot=true};
    * else from the records vector to the end, for {@code TablePuts} (the fast path) keeps its
-   * vtables apart from those {@code endTable} writes, so the root table may get a vtable of its
-   * own where the slow path shares a record's (documented in {@code TablePuts}).
+   * vtables apart from those {@code endTable} writes, so the root table may get a vtable of its own
+   * where the slow path shares a record's (documented in {@code TablePuts}).
    */
   private static boolean sameBytes(Schema s, ByteBuffer a, ByteBuffer b) {
     if (Boolean.getBoolean("generative.exactRoot")) {
@@ -435,7 +457,10 @@ class GenerativeEngineTest {
     try {
       verified =
           new SchemaExportVerifier(plan, strict, 5)
-              .verify(source.iterator(), List.of(run.buffer.duplicate()), rejectsDir.resolve(RejectsWriter.FILE_NAME));
+              .verify(
+                  source.iterator(),
+                  List.of(run.buffer.duplicate()),
+                  rejectsDir.resolve(RejectsWriter.FILE_NAME));
     } catch (RuntimeException e) {
       fail("SchemaExportVerifier crash", seed, strict, -1, e.toString());
       return;
@@ -444,7 +469,8 @@ class GenerativeEngineTest {
       boolean othersFound =
           failures.stream().anyMatch(f -> f.seed() == seed && f.strict() == strict);
       fail(
-          "SchemaExportVerifier" + (othersFound ? " (after engine failures)" : " (engine agreed with the oracle)"),
+          "SchemaExportVerifier"
+              + (othersFound ? " (after engine failures)" : " (engine agreed with the oracle)"),
           seed,
           strict,
           -1,
@@ -457,7 +483,10 @@ class GenerativeEngineTest {
    * / (g)"}, or empty when none do.
    */
   private static String relaxedRules(
-      Schema s, boolean strict, byte[] doc, java.util.function.Predicate<Map<String, Object>> fits) {
+      Schema s,
+      boolean strict,
+      byte[] doc,
+      java.util.function.Predicate<Map<String, Object>> fits) {
     List<Set<MappingOracle.Relaxation>> tries =
         List.of(
             Set.of(MappingOracle.Relaxation.G_UNSORTED_KEYS),
@@ -486,7 +515,8 @@ class GenerativeEngineTest {
     if (p.equals("_id")) {
       return " / (d) _id malformed";
     }
-    if (why.startsWith("expected an array, got BINARY") || why.startsWith("expected an array, got OBJECT_ID")) {
+    if (why.startsWith("expected an array, got BINARY")
+        || why.startsWith("expected an array, got OBJECT_ID")) {
       return " / (b) binary or ObjectId into an enum vector";
     }
     if (why.contains("--strict") && engine.equals("accept")) {

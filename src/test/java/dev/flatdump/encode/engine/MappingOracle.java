@@ -37,9 +37,9 @@ import org.bson.BsonType;
 import org.bson.BsonValue;
 
 /**
- * The record a document must become, written from {@code docs/mapping.md} and the rules decided
- * for this round alone, with no engine code: the document is decoded by the driver's reader, value
- * by value, keeping what a decoded {@code BsonDocument} hides (a name given twice, strings that are
+ * The record a document must become, written from {@code docs/mapping.md} and the rules decided for
+ * this round alone, with no engine code: the document is decoded by the driver's reader, value by
+ * value, keeping what a decoded {@code BsonDocument} hides (a name given twice, strings that are
  * not UTF-8, bool bytes other than 0 and 1), then mapped in document order, so that the first
  * problem met is the one named. The record comes out as maps (tables, structs: field name to
  * value), lists (vectors), strings and {@link Scalar}s; a scalar left out reads as its default, an
@@ -54,8 +54,7 @@ final class MappingOracle {
       return switch (kind) {
         case FLOAT ->
             Float.intBitsToFloat((int) bits) + "f(0x" + Integer.toHexString((int) bits) + ")";
-        case DOUBLE ->
-            Double.longBitsToDouble(bits) + "(0x" + Long.toHexString(bits) + ")";
+        case DOUBLE -> Double.longBitsToDouble(bits) + "(0x" + Long.toHexString(bits) + ")";
         case BOOL -> Boolean.toString(bits != 0);
         default -> kind.value(bits).toString() + (en == null ? "" : "/" + en.nameOf(bits));
       };
@@ -320,7 +319,8 @@ final class MappingOracle {
         }
         yield table(f.ref, e.children, p, false);
       }
-      default -> scalar(kind == Kind.ENUM ? f.en.base : kind, kind == Kind.ENUM ? f.en : null, e, p);
+      default ->
+          scalar(kind == Kind.ENUM ? f.en.base : kind, kind == Kind.ENUM ? f.en : null, e, p);
     };
   }
 

@@ -28,7 +28,19 @@ final class RandomDocuments {
   private static final int MAX_DEPTH = 4;
 
   private static final String[] STRINGS = {
-    "", "a", "b", "héllo", "日本語", "😀", "x😀y", "key1", "key2", "Key1", "ÿ", "\u007f", "long-" + "ab".repeat(90)
+    "",
+    "a",
+    "b",
+    "héllo",
+    "日本語",
+    "😀",
+    "x😀y",
+    "key1",
+    "key2",
+    "Key1",
+    "ÿ",
+    "\u007f",
+    "long-" + "ab".repeat(90)
   };
 
   private static final byte[][] BAD_UTF8 = {
@@ -437,7 +449,9 @@ final class RandomDocuments {
     switch (variant % 12) {
       case 9 -> out.objectId(name, oid(values.nextInt(5)));
       case 10 -> {
-        String[] texts = {"1.50", "-0", "1E+3", "NaN", "-Infinity", "0.001", "12345678901234567890"};
+        String[] texts = {
+          "1.50", "-0", "1E+3", "NaN", "-Infinity", "0.001", "12345678901234567890"
+        };
         out.decimal128(name, Decimal128.parse(texts[values.nextInt(texts.length)]));
       }
       case 11 -> {
