@@ -37,6 +37,11 @@ public final class BsonBytes {
     return element(0x10, name, le32(v));
   }
 
+  public static byte[] int64(String name, long v) {
+    return element(
+        0x12, name, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(v).array());
+  }
+
   public static byte[] nul(String name) {
     return element(0x0A, name, new byte[0]);
   }

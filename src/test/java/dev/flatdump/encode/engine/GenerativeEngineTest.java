@@ -51,6 +51,9 @@ class GenerativeEngineTest {
 
   @TempDir Path dir;
 
+  /** The binary schema of the schema being run, through which {@code verify} reads records. */
+  private ByteBuffer binarySchema;
+
   /** One thing found wrong, with what replays it. */
   record Failure(String kind, long seed, boolean strict, int doc, String message) {
     @Override
@@ -150,6 +153,7 @@ class GenerativeEngineTest {
     SchemaPlan plan;
     try {
       plan = SchemaPlan.load(fbs);
+      binarySchema = ByteBuffer.wrap(dev.flatdump.encode.plan.FlatcRunner.compile(fbs));
     } catch (RuntimeException e) {
       fail("schema not loaded", seed, false, -1, e + "\n" + s.text);
       return;
@@ -456,7 +460,7 @@ class GenerativeEngineTest {
     SchemaExportVerifier.Result verified;
     try {
       verified =
-          new SchemaExportVerifier(plan, strict, 5)
+          new SchemaExportVerifier(plan, binarySchema, strict, 5)
               .verify(
                   source.iterator(),
                   List.of(run.buffer.duplicate()),
