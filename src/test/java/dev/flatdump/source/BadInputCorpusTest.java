@@ -88,7 +88,7 @@ class BadInputCorpusTest {
                   .as(c.id())
                   .matches(
                       "exported|(name|category|country|type|attributes)(\\[\\d+\\]"
-                          + "(\\.(id|quantity|amount|active|percent|size))?)?: .+");
+                          + "(\\.(id|quantity|amount|active|percent|size|note))?)?: .+");
             });
   }
 
