@@ -107,6 +107,9 @@ public final class SchemaVerifier {
   private final BitSet[] tables;
   private final Map<FieldPlan, BitSet> vectors = new IdentityHashMap<>();
 
+  /** Per key field of a table type, what a table without it holds. */
+  private final Map<FieldPlan, Long> absentKeys = new IdentityHashMap<>();
+
   private SchemaVerifier(SchemaPlan plan, ByteBuffer buffer, Limits limits) {
     this.plan = plan;
     this.in = new VerifierBuffer(buffer, limits);
@@ -271,7 +274,7 @@ public final class SchemaVerifier {
     int y = in.absolute(b);
     int c =
         f.element() == FieldKind.TABLE
-            ? KeyOrder.compareTables(in.buffer(), x, y, plan.tables().get(f.typeIndex()), key)
+            ? KeyOrder.compareTables(in.buffer(), x, y, key, absentKeys.get(key))
             : KeyOrder.compareStructs(in.buffer(), x, y, key);
     return c <= 0;
   }
@@ -294,6 +297,9 @@ public final class SchemaVerifier {
         element == FieldKind.TABLE || element == FieldKind.STRUCT
             ? plan.tables().get(f.typeIndex()).key()
             : null;
+    if (key != null && element == FieldKind.TABLE) {
+      absentKeys.computeIfAbsent(key, k -> KeyOrder.absentKey(plan.tables().get(f.typeIndex()), k));
+    }
     long previous = -1;
     for (long i = 0; i < count; i++) {
       long at = v + UOFFSET + size * i;

@@ -153,6 +153,35 @@ class SchemaExportVerifierTest {
     assertThat(rejected).as("some of each").isBetween(100L, docs.size() - 100L);
   }
 
+  /**
+   * The records are read through the binary schema alone: a shard written by a plan whose slots are
+   * not the binary schema's (here, fields in another order) reads back wrong, where a reader
+   * sharing the export's plan would agree with it.
+   */
+  @Test
+  void readsTheRecordsThroughTheBinarySchemaNotTheExportsPlan() throws Exception {
+    SchemaFixtures written =
+        new SchemaFixtures(
+            dir.resolve("a"),
+            "table R { a: int; b: int; } table Root { rs: [R]; } root_type Root;");
+    SchemaFixtures carried =
+        new SchemaFixtures(
+            dir.resolve("b"),
+            "table R { b: int; a: int; } table Root { rs: [R]; } root_type Root;");
+    List<BsonDocument> docs = List.of(BsonDocument.parse("{\"_id\": 1, \"a\": 1, \"b\": 2}"));
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = export(written, docs, rejects);
+
+    SchemaExportVerifier.Result result =
+        new SchemaExportVerifier(written.plan, carried.binarySchema(), false, 50)
+            .verify(docs.iterator(), List.of(shard), rejects);
+
+    assertThat(result.differences())
+        .containsExactlyInAnyOrder(
+            "_id 1 (record 0): a is 2 in the artifact, 1 in MongoDB",
+            "_id 1 (record 0): b is 1 in the artifact, 2 in MongoDB");
+  }
+
   @Test
   void findsAValueThatChangedAndADocumentThatNoLongerFits() throws Exception {
     SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);

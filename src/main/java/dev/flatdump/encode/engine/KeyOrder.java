@@ -18,17 +18,24 @@ public final class KeyOrder {
 
   private KeyOrder() {}
 
-  /** Compares the keys of the tables at {@code a} and {@code b}, of type {@code t}. */
-  public static int compareTables(ByteBuffer bb, int a, int b, TablePlan t, FieldPlan key) {
+  /** The bits a table without its key holds for it, for {@link #compareTables}. */
+  public static long absentKey(TablePlan t, FieldPlan key) {
+    return TableLayout.defaultBits(t)[key.id()];
+  }
+
+  /**
+   * Compares the keys of the tables at {@code a} and {@code b}; a table without its scalar key
+   * holds {@code absent} ({@link #absentKey}).
+   */
+  public static int compareTables(ByteBuffer bb, int a, int b, FieldPlan key, long absent) {
     int pa = fieldAt(bb, a, key.slot());
     int pb = fieldAt(bb, b, key.slot());
     if (key.kind() == FieldKind.STRING) {
       return compareStrings(
           bb, pa == 0 ? -1 : pa + bb.getInt(pa), pb == 0 ? -1 : pb + bb.getInt(pb));
     }
-    long fallback = TableLayout.defaultBits(t)[key.id()];
-    long x = pa == 0 ? fallback : scalar(bb, pa, key.kind());
-    long y = pb == 0 ? fallback : scalar(bb, pb, key.kind());
+    long x = pa == 0 ? absent : scalar(bb, pa, key.kind());
+    long y = pb == 0 ? absent : scalar(bb, pb, key.kind());
     return compareScalars(key.kind(), x, y);
   }
 

@@ -29,10 +29,10 @@ final class LeafShape {
   final byte[] types;
 
   /**
-   * The element of the record's {@code _id} when its value has bytes to check (a string's UTF-8, a
-   * bool's byte), which the layout masks out like any value; -1 otherwise.
+   * The elements of the record's {@code _id} whose value has bytes to check (a string's UTF-8, a
+   * bool's byte), which the layout masks out like any value.
    */
-  final int checkedId;
+  final int[] checkedIds;
 
   /** Per element, its field's position in the table, or -1 for the record's {@code _id}. */
   final int[] fields;
@@ -131,13 +131,10 @@ final class LeafShape {
       long[] words,
       long[] masks) {
     this.types = types;
-    int id = -1;
-    for (int k = 0; k < types.length; k++) {
-      if (fields[k] < 0 && (types[k] == Bson.STRING || types[k] == Bson.BOOLEAN)) {
-        id = k;
-      }
-    }
-    this.checkedId = id;
+    this.checkedIds =
+        java.util.stream.IntStream.range(0, types.length)
+            .filter(k -> fields[k] < 0 && (types[k] == Bson.STRING || types[k] == Bson.BOOLEAN))
+            .toArray();
     this.fields = fields;
     this.ops = ops;
     int n = 0;

@@ -302,8 +302,10 @@ public final class RecordEncoder {
       written = shape.always;
       scalars = shape.scalars;
     }
-    if (shape.checkedId >= 0 && !idValid(shape, b, segments)) {
-      return 0;
+    for (int k : shape.checkedIds) {
+      if (!idValid(shape, k, b, segments)) {
+        return 0;
+      }
     }
     TablePlan t = plan.tables().get(index);
     int[] offsets = s.offsets;
@@ -392,12 +394,12 @@ public final class RecordEncoder {
   }
 
   /**
-   * Whether the record's {@code _id}, which the layout skips, holds what BSON allows: a string of
-   * valid UTF-8, a bool of 0 or 1. Else the walk rejects the document.
+   * Whether the record's {@code _id} at element {@code k}, which the layout skips, holds what BSON
+   * allows: a string of valid UTF-8, a bool of 0 or 1. Else the walk rejects the document.
    */
-  private static boolean idValid(LeafShape shape, byte[] b, int[] segments) {
-    int v = shape.valueAt(shape.checkedId, segments);
-    if (shape.types[shape.checkedId] == Bson.BOOLEAN) {
+  private static boolean idValid(LeafShape shape, int k, byte[] b, int[] segments) {
+    int v = shape.valueAt(k, segments);
+    if (shape.types[k] == Bson.BOOLEAN) {
       return (b[v] & ~1) == 0;
     }
     return Utf8.valid(b, v + 4, v + 3 + Bson.int32(b, v));

@@ -165,7 +165,8 @@ final class TableWriter {
       for (int i = 0; i < n; i++) {
         sorted[i] = s.elementOffsets[i];
       }
-      Arrays.sort(sorted, (x, y) -> KeyOrder.compareTables(bb, end - x, end - y, t, key));
+      long absent = KeyOrder.absentKey(t, key);
+      Arrays.sort(sorted, (x, y) -> KeyOrder.compareTables(bb, end - x, end - y, key, absent));
       for (int i = 0; i < n; i++) {
         s.elementOffsets[i] = sorted[i];
       }

@@ -91,6 +91,24 @@ final class BinarySchemaReader {
       }
     }
     int recordObject = vectorsOfTables.get(0).type().index();
+    Object record = schema.objects(recordObject);
+    for (int i = 0; i < record.fieldsLength(); i++) {
+      Field f = record.fields(i);
+      if (f.key() && !f.deprecated()) {
+        throw new SchemaException(
+            source
+                + ": "
+                + record.name()
+                + "."
+                + f.name()
+                + " is a (key), but the records are written in _id order, not sorted by it, so"
+                + " generated lookups by key on "
+                + root.name()
+                + "."
+                + vectorsOfTables.get(0).name()
+                + " would miss them: remove (key) from the record table");
+      }
+    }
     reach(rootObject);
     List<TablePlan> tables = new ArrayList<>();
     for (int i = 0; i < tableOrder.size(); i++) {
@@ -238,7 +256,8 @@ final class BinarySchemaReader {
         element,
         objectType ? tableIndex.get(t.index()) : -1,
         !objectType && t.index() >= 0 ? enumIndex.get(t.index()) : -1,
-        f.required() || (f.key() && kind == FieldKind.STRING), // flatc's code requires a string key
+        // flatc's code requires a string key; a deprecated field reads nothing, so never
+        (f.required() || (f.key() && kind == FieldKind.STRING)) && !f.deprecated(),
         f.optional(),
         f.deprecated(),
         f.key(),

@@ -182,7 +182,7 @@ final class DeclaredDefaults {
         } else if (t.equals(")")) {
           parens--;
         } else if (parens == 0 && t.equals("=") && value == null) {
-          value = at(tokens, end + 1);
+          value = unquote(at(tokens, end + 1)); // flatc takes a default quoted too
         } else if (parens == 0 && (t.equals(";") || t.equals("}"))) {
           break;
         }
@@ -219,13 +219,19 @@ final class DeclaredDefaults {
     return i < tokens.size() ? tokens.get(i) : "";
   }
 
+  /** A string literal's text, {@code "..."} or {@code '...'} (flatc takes both); else as is. */
   private static String unquote(String s) {
-    return s.length() >= 2 && s.startsWith("\"") ? s.substring(1, s.length() - 1) : s;
+    boolean quoted =
+        s.length() >= 2
+            && (s.charAt(0) == '"' || s.charAt(0) == '\'')
+            && s.charAt(s.length() - 1) == s.charAt(0);
+    return quoted ? s.substring(1, s.length() - 1) : s;
   }
 
   /**
    * The schema's tokens: words and numbers (letters, digits, {@code _ . + -}), string literals
-   * whole, and each other character alone; comments and white space dropped.
+   * whole (in double or single quotes), and each other character alone; comments and white space
+   * dropped.
    */
   static List<String> tokens(String s) {
     List<String> out = new ArrayList<>();
@@ -242,9 +248,9 @@ final class DeclaredDefaults {
       } else if (c == '/' && i + 1 < n && s.charAt(i + 1) == '*') {
         int close = s.indexOf("*/", i + 2);
         i = close < 0 ? n : close + 2;
-      } else if (c == '"') {
+      } else if (c == '"' || c == '\'') {
         int j = i + 1;
-        while (j < n && s.charAt(j) != '"') {
+        while (j < n && s.charAt(j) != c) {
           j += s.charAt(j) == '\\' ? 2 : 1;
         }
         out.add(s.substring(i, Math.min(n, j + 1)));

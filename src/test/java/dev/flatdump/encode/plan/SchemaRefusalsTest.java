@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What a schema declares that flatdump cannot keep, refused at load with the field named; and what
@@ -47,6 +48,24 @@ class SchemaRefusalsTest {
         .isInstanceOf(SchemaException.class)
         .hasMessageContaining("a.b.R.x declares the default " + declared)
         .hasMessageContaining("stores as " + stored);
+  }
+
+  /** The forms flatc also takes: a quoted default, single quotes, an include in single quotes. */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "table T { d: double = \"-0.0\"; }",
+        "table T { u: ulong = \"18446744073709551615\"; }",
+        "enum E : ulong { A = 0, B = 9223372036854775808 } table T { e: E = \"B\"; }",
+        "attribute \"bson\"; table S { s: string (bson: 'a//b'); } table T { s: S; u: ulong ="
+            + " 18446744073709551615; }",
+        "include 'lib.fbs'; table T { w: W; }",
+      })
+  void refusesALostDefaultInEveryFormFlatcTakes(String types) throws IOException {
+    Files.writeString(dir.resolve("lib.fbs"), "table W { u: ulong = 18446744073709551615; }");
+    assertThatThrownBy(() -> plan(types + " table Root { rs: [T]; } root_type Root;"))
+        .isInstanceOf(SchemaException.class)
+        .hasMessageContaining("declares the default");
   }
 
   @Test
@@ -114,6 +133,15 @@ class SchemaRefusalsTest {
         .isInstanceOf(SchemaException.class)
         .hasMessageContaining(
             "Root.title is (required), but flatdump writes only the root's records (rs)");
+  }
+
+  @Test
+  void refusesAKeyOnTheRecordTable() {
+    assertThatThrownBy(
+            () -> plan("table T { k: string (key); } table Root { rs: [T]; } root_type Root;"))
+        .isInstanceOf(SchemaException.class)
+        .hasMessageContaining(
+            "T.k is a (key), but the records are written in _id order, not sorted by it");
   }
 
   @Test
