@@ -99,6 +99,14 @@ public final class MongoDocumentCursor
   private final DocumentBlocks blocks;
   private final IdRange range;
   private BsonValue lastId;
+
+  /**
+   * Documents returned after {@link #lastId} whose {@code _id} could not be read: they lie right
+   * after it in the index, so a cursor re-opened there skips them, not to return them twice.
+   */
+  private int unreadableSinceLastId;
+
+  private int unreadableToSkip;
   private MongoCursor<RawBsonDocument> cursor;
   private RawDocument next;
   private int reopens;
@@ -186,6 +194,9 @@ public final class MongoDocumentCursor
     next = null;
     if (r.id() != null) {
       lastId = r.id();
+      unreadableSinceLastId = 0;
+    } else if (r.idProblem() != null) {
+      unreadableSinceLastId++;
     }
     return r;
   }
@@ -201,6 +212,7 @@ public final class MongoDocumentCursor
       try {
         if (cursor == null) {
           cursor = open();
+          unreadableToSkip = unreadableSinceLastId;
         }
         while (cursor.hasNext()) {
           RawBsonDocument raw = cursor.next();
@@ -217,6 +229,10 @@ public final class MongoDocumentCursor
           }
           if (lastId != null && lastId.equals(id)) {
             continue; // the index lower bound is inclusive: skip the record already returned
+          }
+          if (idProblem != null && unreadableToSkip > 0) {
+            unreadableToSkip--; // returned before the cursor was re-opened
+            continue;
           }
           reopens = 0;
           byte[] block = blocks != null && bytes.hasArray() ? bytes.array() : null;

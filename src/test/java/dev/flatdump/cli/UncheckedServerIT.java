@@ -9,10 +9,19 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import dev.flatdump.artifact.OutputLayout;
 import dev.flatdump.faults.PrivateMongod;
+import dev.flatdump.source.MongoDocumentCursor;
+import dev.flatdump.source.RawDocument;
+import dev.flatdump.testing.BsonBytes;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.bson.BsonArray;
+import org.bson.BsonBoolean;
+import org.bson.BsonDocument;
+import org.bson.BsonInt64;
+import org.bson.BsonString;
 import org.bson.RawBsonDocument;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,6 +79,73 @@ class UncheckedServerIT {
       assertThat(check.out()).as(check.toString()).contains("2 records, no problems");
       assertThat(verify.exitCode()).as(verify.toString()).isZero();
     }
+  }
+
+  /**
+   * A cursor lost right after a document whose {@code _id} cannot be read resumes after the last
+   * {@code _id} it could read, and does not return that document twice.
+   */
+  @Test
+  void aResumedCursorDoesNotReturnAnUnreadableIdTwice(@TempDir Path tmp) throws Exception {
+    Path config = tmp.resolve("mongod.yaml");
+    Files.writeString(config, "net:\n  wireObjectCheck: false\n");
+    try (PrivateMongod mongod =
+            PrivateMongod.start(
+                tmp.resolve("mongod"), Map.of("FLATDUMP_MONGOD_CONFIG", config.toString()));
+        MongoClient client = MongoClients.create("mongodb://127.0.0.1:" + mongod.port())) {
+      var coll = client.getDatabase("unchecked").getCollection("c", RawBsonDocument.class);
+      coll.insertOne(raw(int32("_id", 1)));
+      coll.insertOne(raw(bool("_id", 2)));
+      coll.insertOne( // in _id order: numbers, bools, dates
+          raw(BsonBytes.element(0x09, "_id", BsonBytes.concat(BsonBytes.le32(7), new byte[4]))));
+      List<String> read = new ArrayList<>();
+      try (var cursor =
+          new MongoDocumentCursor(
+              coll,
+              new BsonDocument(),
+              null,
+              new MongoDocumentCursor.Settings(1, 5, java.time.Duration.ZERO))) {
+        read.add(describe(cursor.next()));
+        read.add(describe(cursor.next()));
+        killCursors(client);
+        while (cursor.hasNext()) {
+          read.add(describe(cursor.next()));
+        }
+      }
+
+      assertThat(read).containsExactly("INT32", "unreadable", "DATE_TIME");
+    }
+  }
+
+  private static String describe(RawDocument d) {
+    return d.id() != null ? d.id().getBsonType().toString() : "unreadable";
+  }
+
+  /** Kills every cursor open on unchecked.c, as a server that lost them would. */
+  private static void killCursors(MongoClient client) {
+    List<BsonInt64> ids = new ArrayList<>();
+    for (BsonDocument op :
+        client
+            .getDatabase("admin")
+            .aggregate(
+                List.of(
+                    new BsonDocument(
+                        "$currentOp",
+                        new BsonDocument("idleCursors", BsonBoolean.TRUE)
+                            .append("allUsers", BsonBoolean.TRUE)),
+                    new BsonDocument(
+                        "$match", new BsonDocument("ns", new BsonString("unchecked.c")))),
+                BsonDocument.class)) {
+      if (op.containsKey("cursor")) {
+        ids.add(op.getDocument("cursor").getInt64("cursorId"));
+      }
+    }
+    assertThat(ids).as("an open cursor").isNotEmpty();
+    client
+        .getDatabase("unchecked")
+        .runCommand(
+            new BsonDocument("killCursors", new BsonString("c"))
+                .append("cursors", new BsonArray(new ArrayList<>(ids))));
   }
 
   @SafeVarargs
