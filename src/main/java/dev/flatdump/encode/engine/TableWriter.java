@@ -64,6 +64,9 @@ final class TableWriter {
     keys = new FieldPlan[tables.size()];
     for (int i = 0; i < tables.size(); i++) {
       keys[i] = tables.get(i).key();
+      if (keys[i] != null && keys[i].kind().isScalar()) {
+        writeRules[i][keys[i].id()] = 1; // a key is written at its default too
+      }
     }
     puts = tablePuts ? new TablePuts(plan, writeOrder) : null;
   }
@@ -214,6 +217,17 @@ final class TableWriter {
    * other fields are not read.
    */
   int table(int index, TablePlan t, Scratch s, long written) {
+    FieldPlan key = keys[index];
+    if (key != null && key.kind().isScalar()) {
+      // always written, its default if not given, as flatc's generated addX writes a key: the
+      // generated lookups read it without asking whether it is there
+      int fi = key.id();
+      if (t.fields().size() <= 64 ? (written & (1L << fi)) == 0 : !s.present[fi]) {
+        s.bits[fi] = defaults[index][fi];
+        written |= t.fields().size() <= 64 ? 1L << fi : 0;
+      }
+      s.present[fi] = true; // for write() without TablePuts, which asks isWritten
+    }
     boolean share = sharing.tables(index);
     if (share) {
       tableKey(index, t, s, written);
