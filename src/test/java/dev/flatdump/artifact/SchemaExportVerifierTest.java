@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flatdump.encode.engine.RecordEncoder;
 import dev.flatdump.encode.engine.RejectedRecord;
 import dev.flatdump.source.Reject;
+import dev.flatdump.testing.BsonBytes;
 import dev.flatdump.testing.SchemaFixtures;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -180,6 +181,32 @@ class SchemaExportVerifierTest {
         .containsExactlyInAnyOrder(
             "_id 1 (record 0): a is 2 in the artifact, 1 in MongoDB",
             "_id 1 (record 0): b is 1 in the artifact, 2 in MongoDB");
+  }
+
+  /**
+   * Minimal cases of what the generative test found in {@code verify}: a bool byte of 2 in a field
+   * the schema skips made it fail instead of expecting the reject, and an int64 {@code _id}, which
+   * {@code rejects.jsonl} gives back as an int32, did not match its reject.
+   */
+  @Test
+  void expectsTheRejectsOfABadBoolAndOfAnInt64Id() throws Exception {
+    SchemaFixtures fx =
+        new SchemaFixtures(dir, "table R { n: short; } table Root { rs: [R]; } root_type Root;");
+    List<BsonDocument> docs =
+        List.of(
+            BsonBytes.raw(BsonBytes.int32("_id", 1), BsonBytes.bool("skipped", 2)),
+            BsonBytes.raw(BsonBytes.int64("_id", 2), BsonBytes.int32("n", 70000)),
+            BsonBytes.raw(BsonBytes.int32("_id", 3), BsonBytes.int32("n", 3)));
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = export(fx, docs, rejects);
+
+    SchemaExportVerifier.Result result =
+        new SchemaExportVerifier(fx.plan, fx.binarySchema(), false, 50)
+            .verify(docs.iterator(), List.of(shard), rejects);
+
+    assertThat(Files.readAllLines(rejects)).hasSize(2);
+    assertThat(result.differences()).isEmpty();
+    assertThat(result.compared()).isEqualTo(3);
   }
 
   @Test
