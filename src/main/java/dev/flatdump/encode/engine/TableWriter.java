@@ -183,8 +183,13 @@ final class TableWriter {
     Sharing.ContentKey key = sharing.key();
     int each =
         element == FieldKind.STRUCT ? plan.tables().get(f.typeIndex()).byteSize() : Long.BYTES;
-    key.room(5 + each * n);
+    key.room(9 + each * n);
     key.putByte(element.ordinal());
+    if (element == FieldKind.STRUCT) {
+      // equal bytes of structs that align differently are not the same vector: the elements of
+      // one aligned for the other may be misaligned for it
+      key.putInt(plan.tables().get(f.typeIndex()).minAlign());
+    }
     key.putInt(n);
     switch (element) {
       case STRING, TABLE -> {

@@ -101,6 +101,13 @@ class GenerativeEngineTest {
         runSchema(seed, docs);
       }
     }
+    System.out.println(
+        schemas
+            + " schemas x "
+            + docs
+            + " documents, strict and not: "
+            + failures.size()
+            + " failures");
     String dump = System.getProperty("generative.dump");
     if (dump != null) {
       StringBuilder all = new StringBuilder();
