@@ -183,16 +183,6 @@ final class VerifierBuffer {
     return aligned(p, alignment, name, "the field") ? p : -1;
   }
 
-  /** A byte field, if present, must be in 0..max. */
-  boolean byteAtMost(Table table, int id, String name, int max, String otherwise) {
-    long p = field(table, id, Byte.BYTES, name);
-    if (p <= 0) {
-      return p == 0;
-    }
-    int value = buf.get(base + (int) p);
-    return value >= 0 && value <= max || fail(p, name, "the value " + value + " " + otherwise);
-  }
-
   // ---- vectors and strings ----
 
   /** The element count of a vector of uoffsets at {@code v}, or -1 after a failure. */
@@ -227,16 +217,6 @@ final class VerifierBuffer {
       return -1;
     }
     return length;
-  }
-
-  /** A string field that must be present. */
-  boolean requiredString(Table table, int id, String name) {
-    long p = field(table, id, UOFFSET, name);
-    if (p <= 0) {
-      return p == 0 && fail(table.start(), name, "missing; flatdump always writes " + name);
-    }
-    long s = follow(p, name);
-    return s >= 0 && string(s, name);
   }
 
   /** The string at {@code s}: in bounds, NUL-terminated, UTF-8; each offset checked once. */

@@ -121,9 +121,4 @@ final class OptionSources implements IDefaultValueProvider {
       }
     }
   }
-
-  /** The job file in use, or null. */
-  Path jobFilePath() {
-    return jobFilePath;
-  }
 }

@@ -49,13 +49,6 @@ final class DocumentItemReader implements ItemStreamReader<RawDocument> {
   private PrefetchingIterator<RawDocument> documents;
   private BsonValue lastId;
 
-  DocumentItemReader(
-      MongoCollection<RawBsonDocument> collection,
-      BsonDocument query,
-      MongoDocumentCursor.Settings settings) {
-    this(collection, query, IdRange.ALL, settings);
-  }
-
   /** Reads the documents of one range of the {@code _id} index only. */
   DocumentItemReader(
       MongoCollection<RawBsonDocument> collection,

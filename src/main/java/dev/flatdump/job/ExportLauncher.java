@@ -202,8 +202,8 @@ public final class ExportLauncher {
   /**
    * The job's beans, in a plain application context: the job uses no auto-configuration and no
    * properties, and Spring Boot's application start-up (environment, logging system, listeners)
-   * cost 35-40 ms of every warm export and about half a second of a cold one. Like Spring Boot's,
-   * the context closes on SIGTERM too (its shutdown hook), which closes the job repository.
+   * would cost every export start-up time for nothing. Like Spring Boot's, the context closes on
+   * SIGTERM too (its shutdown hook), which closes the job repository.
    */
   private static ConfigurableApplicationContext jobContext(JobRuntime runtime) {
     AnnotationConfigApplicationContext ctx = new AnnotationConfigApplicationContext();

@@ -6,9 +6,9 @@ import java.util.concurrent.ArrayBlockingQueue;
 /**
  * Byte blocks that the cursor's thread copies documents into, one after the other, and that the
  * decoding thread gives back once it has decoded past them, for the cursor's thread to fill again.
- * Without them every document's bytes are a new array: 547 of the 1,050 MiB an export of 100K
- * article documents allocated, which the collector then had to reclaim. With them an export
- * allocates the few blocks its read-ahead holds at once.
+ * Without them every document's bytes are a new array, most of what an export allocates, which the
+ * collector then has to reclaim. With them an export allocates the few blocks its read-ahead holds
+ * at once.
  *
  * <p>Documents come out in the order they went in, so once the decoding thread {@linkplain #reached
  * reaches} a document in another block, it is done with every document of the block before. A
