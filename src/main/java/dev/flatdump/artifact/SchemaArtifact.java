@@ -58,8 +58,8 @@ public final class SchemaArtifact {
           dir + " has no " + Manifest.FILE_NAME + ": not a finished export");
     }
     Manifest manifest = Manifest.read(manifestFile);
-    SchemaPlan plan = plan(dir, manifest);
     byte[] binary = binarySchema(dir, manifest);
+    SchemaPlan plan = plan(dir, manifest, binary);
     List<Path> files = new ArrayList<>();
     if (oneFile) {
       files.add(path);
@@ -77,11 +77,15 @@ public final class SchemaArtifact {
 
   /** The plan of the binary schema the export in {@code dir} carries ({@link #binarySchema}). */
   static SchemaPlan plan(Path dir, Manifest manifest) {
+    return plan(dir, manifest, binarySchema(dir, manifest));
+  }
+
+  private static SchemaPlan plan(Path dir, Manifest manifest, byte[] binary) {
     Path file = manifest.schema().binary() == null ? null : dir.resolve(manifest.schema().binary());
     String source =
         file == null ? SchemaFiles.BUNDLED + SchemaFiles.BINARY_EXTENSION : file.toString();
     try {
-      return SchemaPlan.fromBinary(ByteBuffer.wrap(binarySchema(dir, manifest)), source);
+      return SchemaPlan.fromBinary(ByteBuffer.wrap(binary), source);
     } catch (SchemaException e) {
       throw new ArtifactException(
           "the binary schema " + source + " does not load: " + e.getMessage(), e);

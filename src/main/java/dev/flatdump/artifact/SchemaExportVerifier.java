@@ -89,6 +89,9 @@ public final class SchemaExportVerifier {
   private final List<String> differences = new ArrayList<>();
   private long total;
 
+  /** How deep tables may nest, counting the shard's root: what {@code check} allows. */
+  private static final int MAX_DEPTH = SchemaVerifier.Limits.forSize(0).maxDepth();
+
   /** How many tables the document being mapped nests around the current one. */
   private int depth;
 
@@ -231,7 +234,7 @@ public final class SchemaExportVerifier {
 
   private Map<String, Object> table(TablePlan t, BsonDocument doc, String path) {
     // the record nests at depth 0, below the shard's root table
-    if (depth + 2 > SchemaVerifier.Limits.forSize(0).maxDepth()) {
+    if (depth + 2 > MAX_DEPTH) {
       throw new NotFit(path, "tables nested deeper than FlatBuffers readers allow");
     }
     depth++;

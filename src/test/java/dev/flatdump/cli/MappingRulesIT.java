@@ -14,16 +14,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoDatabase;
 import dev.flatdump.artifact.OutputLayout;
-import dev.flatdump.encode.plan.FlatcRunner;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
+import dev.flatdump.testing.SchemaFixtures;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.bson.BsonArray;
 import org.bson.BsonBinary;
 import org.bson.BsonDocument;
@@ -93,27 +92,11 @@ class MappingRulesIT {
     return new Exported(rejects, flatc(export, coll));
   }
 
-  /** The records as flatc itself reads the shard, defaults included. */
+  /** The records as flatc itself reads the shard. */
   private static JsonNode flatc(Path export, String name) throws Exception {
-    Path json = Files.createTempDirectory("flatc-json");
-    Process p =
-        new ProcessBuilder(
-                FlatcRunner.flatc().toString(),
-                "--json",
-                "--strict-json",
-                "--raw-binary",
-                "-o",
-                json.toString(),
-                export.resolve(name + ".fbs").toString(),
-                "--",
-                export.resolve(name + ".fb").toString())
-            .redirectErrorStream(true)
-            .start();
-    String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(said).isZero();
-    JsonNode root = JSON.readTree(Files.readString(json.resolve(name + ".json")));
-    return root.get("rs");
+    return SchemaFixtures.flatcJson(
+            export.resolve(name + ".fbs"), export.resolve(name + ".fb"), "--raw-binary")
+        .get("rs");
   }
 
   private static RawBsonDocument bson(BsonDocument d) {

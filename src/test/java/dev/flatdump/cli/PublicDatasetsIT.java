@@ -8,20 +8,18 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
 import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Manifest;
-import dev.flatdump.encode.plan.FlatcRunner;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import dev.flatdump.testing.PublicDatasets;
 import dev.flatdump.testing.PythonReader;
+import dev.flatdump.testing.SchemaFixtures;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.bson.json.JsonMode;
@@ -259,25 +257,8 @@ class PublicDatasetsIT {
   /** The records of a shard as {@code flatc --json} reads them, with every default written out. */
   private static List<Object> flatcRecords(Path export, String fbs, String shard, String records)
       throws Exception {
-    Path json = Files.createTempDirectory("flatc-json-");
-    Process p =
-        new ProcessBuilder(
-                FlatcRunner.flatc().toString(),
-                "--json",
-                "--strict-json",
-                "--defaults-json",
-                "-o",
-                json.toString(),
-                export.resolve(fbs).toString(),
-                "--",
-                export.resolve(shard).toString())
-            .redirectErrorStream(true)
-            .start();
-    String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
-    assertThat(p.exitValue()).as(said).isZero();
-    String name = shard.substring(0, shard.length() - ".fb".length()) + ".json";
-    JsonNode root = JSON.readTree(Files.readString(json.resolve(name)));
+    JsonNode root =
+        SchemaFixtures.flatcJson(export.resolve(fbs), export.resolve(shard), "--defaults-json");
     @SuppressWarnings("unchecked")
     List<Object> list = (List<Object>) normalized(root.get(records));
     return list;

@@ -85,24 +85,29 @@ public final class SchemaFixtures {
     byte[] bytes = new byte[b.remaining()];
     b.get(bytes);
     Files.write(bin, bytes);
-    Path out = Files.createDirectories(dir.resolve("json"));
-    Process p =
-        new ProcessBuilder(
-                FlatcRunner.flatc().toString(),
-                "--json",
-                "--strict-json",
-                plan.fileIdentifier() == null ? "--raw-binary" : "--strict-json",
-                "-o",
-                out.toString(),
-                fbs.toString(),
-                "--",
-                bin.toString())
-            .redirectErrorStream(true)
-            .start();
+    return plan.fileIdentifier() == null
+        ? flatcJson(fbs, bin, "--raw-binary")
+        : flatcJson(fbs, bin);
+  }
+
+  /**
+   * The FlatBuffer in {@code binary} as flatc itself decodes it with {@code schema} ({@code flatc
+   * --json --strict-json}, plus {@code flags}), read back as JSON.
+   */
+  public static JsonNode flatcJson(Path schema, Path binary, String... flags)
+      throws IOException, InterruptedException {
+    Path out = Files.createTempDirectory("flatc-json-");
+    List<String> command =
+        new java.util.ArrayList<>(
+            List.of(FlatcRunner.flatc().toString(), "--json", "--strict-json"));
+    command.addAll(List.of(flags));
+    command.addAll(List.of("-o", out.toString(), schema.toString(), "--", binary.toString()));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
     assertThat(p.exitValue()).as(said).isZero();
-    return JSON.readTree(Files.readString(out.resolve("data.json")));
+    String name = binary.getFileName().toString().replaceFirst("\\.[^.]*$", "") + ".json";
+    return JSON.readTree(Files.readString(out.resolve(name)));
   }
 
   public static JsonNode json(String text) {

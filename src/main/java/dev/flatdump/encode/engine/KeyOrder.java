@@ -54,7 +54,7 @@ public final class KeyOrder {
   }
 
   /** Compares two scalars of {@code kind}, given as raw bits ({@link Scalars}' form). */
-  public static int compareScalars(FieldKind kind, long x, long y) {
+  private static int compareScalars(FieldKind kind, long x, long y) {
     return switch (kind) {
       case UBYTE, USHORT, UINT, ULONG, BOOL -> Long.compareUnsigned(x, y);
       case FLOAT -> compareReals(Float.intBitsToFloat((int) x), Float.intBitsToFloat((int) y));
@@ -64,7 +64,7 @@ public final class KeyOrder {
   }
 
   /** Compares two numbers by value: {@code -0.0} equals {@code 0.0}, NaN comes after all. */
-  public static int compareReals(double x, double y) {
+  private static int compareReals(double x, double y) {
     if (Double.isNaN(x) || Double.isNaN(y)) {
       return Boolean.compare(Double.isNaN(x), Double.isNaN(y));
     }
@@ -86,11 +86,6 @@ public final class KeyOrder {
       }
     }
     return Integer.compare(la, lb);
-  }
-
-  /** Compares two strings' UTF-8 bytes, unsigned. */
-  public static int compareUtf8(byte[] x, byte[] y) {
-    return java.util.Arrays.compareUnsigned(x, y);
   }
 
   /**

@@ -37,10 +37,11 @@ final class TableLayout {
 
   /**
    * Whether a field present with its default is left out of its table, as the generated code's
-   * {@code addX(..., default)} does: a scalar, unless it is optional ({@code = null}).
+   * {@code addX(..., default)} does: a scalar, unless it is optional ({@code = null}) or the key,
+   * which the generated {@code addX} writes whatever its value.
    */
   static boolean leftOutAtDefault(FieldPlan f) {
-    return f.kind().isScalar() && !f.optional();
+    return f.kind().isScalar() && !f.optional() && !f.key();
   }
 
   /** Each field's default as raw bits, comparable with the bits {@link Scalars} gives. */

@@ -64,9 +64,6 @@ final class TableWriter {
     keys = new FieldPlan[tables.size()];
     for (int i = 0; i < tables.size(); i++) {
       keys[i] = tables.get(i).key();
-      if (keys[i] != null && keys[i].kind().isScalar()) {
-        writeRules[i][keys[i].id()] = 1; // a key is written at its default too
-      }
     }
     puts = tablePuts ? new TablePuts(plan, writeOrder) : null;
   }
@@ -224,14 +221,15 @@ final class TableWriter {
   int table(int index, TablePlan t, Scratch s, long written) {
     FieldPlan key = keys[index];
     if (key != null && key.kind().isScalar()) {
-      // always written, its default if not given, as flatc's generated addX writes a key: the
-      // generated lookups read it without asking whether it is there
+      // a key not given is written at its default all the same: the generated lookups read it
+      // without asking whether it is there
       int fi = key.id();
-      if (t.fields().size() <= 64 ? (written & (1L << fi)) == 0 : !s.present[fi]) {
+      boolean wide = t.fields().size() > 64; // no bit per field: write() asks isWritten
+      if (wide ? !s.present[fi] : (written & (1L << fi)) == 0) {
         s.bits[fi] = defaults[index][fi];
-        written |= t.fields().size() <= 64 ? 1L << fi : 0;
+        written |= wide ? 0 : 1L << fi;
       }
-      s.present[fi] = true; // for write() without TablePuts, which asks isWritten
+      s.present[fi] = true;
     }
     boolean share = sharing.tables(index);
     if (share) {

@@ -70,7 +70,8 @@ final class DeclaredDefaults {
   private static String lost(SchemaPlan plan, FieldPlan f, String text) {
     switch (f.kind()) {
       case BYTE, UBYTE, SHORT, USHORT, INT, UINT, LONG, ULONG -> {
-        Long declared = integer(text) != null ? Long.valueOf(integer(text).longValue()) : null;
+        BigInteger number = integer(text);
+        Long declared = number != null ? Long.valueOf(number.longValue()) : null;
         if (declared == null && f.enumIndex() >= 0) {
           String name = text.substring(text.lastIndexOf('.') + 1); // E.Name or Name
           declared = plan.enums().get(f.enumIndex()).byName().get(name);
