@@ -1,5 +1,2 @@
-/**
- * flatdump's one exception family; and the sample organizations' records, which the generator
- * writes and the benchmarks read (exports follow a schema, not these types).
- */
+/** flatdump's one exception family, which every stage's errors extend. */
 package dev.flatdump;

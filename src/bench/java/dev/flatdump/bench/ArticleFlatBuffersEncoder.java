@@ -1,8 +1,8 @@
 package dev.flatdump.bench;
 
 import com.google.flatbuffers.FlatBufferBuilder;
-import dev.flatdump.Attr;
-import dev.flatdump.Org;
+import dev.flatdump.bench.samples.Attr;
+import dev.flatdump.bench.samples.Org;
 import dev.flatdump.schema.fb.Attribute;
 import dev.flatdump.schema.fb.Organization;
 import dev.flatdump.schema.fb.Organizations;

@@ -1,9 +1,9 @@
 package dev.flatdump.bench;
 
-import dev.flatdump.Org;
 import dev.flatdump.artifact.Compression;
-import dev.flatdump.sample.OrgGenerator;
-import dev.flatdump.sample.Profile;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgGenerator;
+import dev.flatdump.bench.samples.Profile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

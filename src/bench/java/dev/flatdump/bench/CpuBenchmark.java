@@ -1,13 +1,13 @@
 package dev.flatdump.bench;
 
-import dev.flatdump.Org;
 import dev.flatdump.artifact.SchemaFiles;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgCodec;
+import dev.flatdump.bench.samples.OrgGenerator;
+import dev.flatdump.bench.samples.Profile;
 import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
-import dev.flatdump.sample.OrgGenerator;
-import dev.flatdump.sample.Profile;
-import dev.flatdump.source.OrgCodec;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,14 +1,14 @@
 package dev.flatdump.bench;
 
-import dev.flatdump.Org;
 import dev.flatdump.artifact.SchemaFiles;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgCodec;
 import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.schema.fb.Attribute;
 import dev.flatdump.schema.fb.Organization;
 import dev.flatdump.schema.fb.Organizations;
-import dev.flatdump.source.OrgCodec;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

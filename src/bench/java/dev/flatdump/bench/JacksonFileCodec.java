@@ -1,6 +1,6 @@
 package dev.flatdump.bench;
 
-import dev.flatdump.Org;
+import dev.flatdump.bench.samples.Org;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;

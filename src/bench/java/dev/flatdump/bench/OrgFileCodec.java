@@ -1,6 +1,6 @@
 package dev.flatdump.bench;
 
-import dev.flatdump.Org;
+import dev.flatdump.bench.samples.Org;
 import dev.flatdump.encode.engine.Sharing;
 import java.io.IOException;
 import java.nio.file.Path;

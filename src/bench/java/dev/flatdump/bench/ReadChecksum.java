@@ -1,7 +1,7 @@
 package dev.flatdump.bench;
 
-import dev.flatdump.Attr;
-import dev.flatdump.Org;
+import dev.flatdump.bench.samples.Attr;
+import dev.flatdump.bench.samples.Org;
 import java.util.List;
 
 /**

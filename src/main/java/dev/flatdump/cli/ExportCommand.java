@@ -28,8 +28,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flatdump export}: runs {@code organizationsExportJob} once and prints the report summary.
- * Exit codes: 0 completed (or already complete for this run date), 1 the job failed, 2 bad usage.
+ * {@code flatdump export}: runs {@code exportJob} once and prints the report summary. Exit codes: 0
+ * completed (or already complete for this run date), 1 the job failed, 2 bad usage.
  */
 @Command(
     name = "export",

@@ -20,7 +20,6 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       VerifyCommand.class,
       CheckCommand.class,
-      GenerateCommand.class,
       LoadCommand.class
     })
 public final class Flatdump {

@@ -87,7 +87,7 @@ public final class MongoTarget {
     return connect(uri);
   }
 
-  static MongoClient connect(String uri) {
+  public static MongoClient connect(String uri) {
     return MongoClients.create(clientSettings(uri));
   }
 

@@ -19,8 +19,8 @@ import org.springframework.batch.infrastructure.item.ItemStreamReader;
 /**
  * The restartable reader: a thin ItemStream adapter around {@link MongoDocumentCursor}, handing out
  * each document's bytes undecoded, in {@code _id} order. It saves the last {@code _id} it returned
- * under {@code organizationsReader.lastId} (canonical Extended JSON, so the BSON type survives; the
- * key keeps its first name so that runs recorded before can resume) and resumes after it. The step
+ * under {@code documentReader.lastId} (canonical Extended JSON, so the BSON type survives; the key
+ * keeps its first name so that runs recorded before can resume) and resumes after it. The step
  * saves that key only when everything up to it is durable, so a restart neither skips nor repeats a
  * document.
  *
@@ -29,7 +29,7 @@ import org.springframework.batch.infrastructure.item.ItemStreamReader;
  */
 final class DocumentItemReader implements ItemStreamReader<RawDocument> {
 
-  static final String NAME = "organizationsReader";
+  static final String NAME = "documentReader";
   static final String LAST_ID = NAME + ".lastId";
 
   /**

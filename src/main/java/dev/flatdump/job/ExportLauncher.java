@@ -28,10 +28,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
 /**
- * Runs {@code organizationsExportJob} once, the way a CLI or a scheduler needs it: it holds an
- * exclusive lock on the output directory (a second, overlapping run fails at once and touches
- * nothing), starts a new job instance or restarts the failed one with the same parameters, and
- * marks an execution left {@code STARTED} by a killed process as failed so that it can restart.
+ * Runs {@code exportJob} once, the way a CLI or a scheduler needs it: it holds an exclusive lock on
+ * the output directory (a second, overlapping run fails at once and touches nothing), starts a new
+ * job instance or restarts the failed one with the same parameters, and marks an execution left
+ * {@code STARTED} by a killed process as failed so that it can restart.
  */
 public final class ExportLauncher {
 
@@ -209,7 +209,7 @@ public final class ExportLauncher {
     AnnotationConfigApplicationContext ctx = new AnnotationConfigApplicationContext();
     try {
       ctx.getBeanFactory().registerSingleton("jobRuntime", runtime);
-      ctx.register(OrganizationsExportJobConfiguration.class);
+      ctx.register(ExportJobConfiguration.class);
       ctx.refresh();
       ctx.registerShutdownHook();
       return ctx;

@@ -2,7 +2,7 @@ package dev.flatdump.job;
 
 import org.springframework.batch.core.job.JobExecution;
 
-/** Reads what a finished {@code organizationsExportJob} left for its caller. */
+/** Reads what a finished {@code exportJob} left for its caller. */
 public final class ExportResults {
 
   private ExportResults() {}

@@ -38,7 +38,7 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * each call, saving the reader's last {@code _id} and this tasklet's state together, at a moment
  * when every record up to that {@code _id} is in a durable shard file or in {@code rejects.jsonl}.
  * A restart therefore re-reads only the records of the shard that was being built, and rebuilds it
- * byte for byte. Keys are prefixed {@code organizationsWriter.}.
+ * byte for byte. Keys are prefixed {@code shardWriter.}.
  *
  * <p>In a partitioned export, one tasklet runs per partition ({@link ExportPartition}, in its step
  * execution's context): it reads that range of the {@code _id} index only, into a staging directory
@@ -48,7 +48,7 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  */
 final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener {
 
-  static final String NAME = "organizationsWriter";
+  static final String NAME = "shardWriter";
   static final String SHARDS = NAME + ".shards";
   static final String STATS = NAME + ".dedupStats";
   static final String EXPORTED = NAME + ".exported";

@@ -1,5 +1,5 @@
 /**
- * Spring Batch wiring only: {@code organizationsExportJob} and thin tasklets and ItemStreams around
- * the plain-Java stages, its job repository, and the launcher that runs, restarts and locks it.
+ * Spring Batch wiring only: {@code exportJob} and thin tasklets and ItemStreams around the
+ * plain-Java stages, its job repository, and the launcher that runs, restarts and locks it.
  */
 package dev.flatdump.job;

@@ -4,7 +4,7 @@ import java.util.EnumSet;
 import java.util.Locale;
 
 /**
- * A size baseline that {@code --compare} measures next to the real artifacts: what the same orgs
+ * A size baseline that {@code --compare} measures next to the real artifacts: what the same records
  * would take in another encoding.
  */
 public enum Baseline {

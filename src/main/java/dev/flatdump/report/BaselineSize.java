@@ -5,7 +5,7 @@ import static dev.flatdump.report.Checks.notBlank;
 import static dev.flatdump.report.Checks.notNull;
 
 /**
- * What one {@link Baseline} measured: its raw, gzip and zstd bytes for the exported orgs.
+ * What one {@link Baseline} measured: its raw, gzip and zstd bytes for the exported records.
  *
  * <p>Immutable and thread-safe.
  *

@@ -28,8 +28,7 @@ final class ReportTables {
     if (report.dedup().fieldsCounted()) {
       tables.add(unknownFields(report.dedup()));
     }
-    tables.addAll(
-        List.of(records(report.records()), timings(report), run(report), articleFigures()));
+    tables.addAll(List.of(records(report.records()), timings(report), run(report)));
     return List.copyOf(tables);
   }
 
@@ -111,7 +110,7 @@ final class ReportTables {
     String note =
         rows.isEmpty()
             ? "No baselines were measured (run with --compare plain,strings,protobuf,json)."
-            : "The same orgs in other encodings; \"vs flatdump\" is raw bytes / our FlatBuffers"
+            : "The same records in other encodings; \"vs flatdump\" is raw bytes / our FlatBuffers"
                 + " bytes.";
     return new Table(
         "Baselines",
@@ -206,24 +205,6 @@ final class ReportTables {
             List.of("compress", report.options().compress()),
             List.of("shard size", report.options().shardSize())),
         "");
-  }
-
-  /** The figures of the articles flatdump builds on, to set ours in context. */
-  static Table articleFigures() {
-    return new Table(
-        "The articles' figures, for context",
-        List.of(text("Jerónimo López's measurement"), number("Size"), number("gzipped")),
-        List.of(
-            List.of("real collection: MongoDB documents", "737 MB", ""),
-            List.of("real collection: WiredTiger on disk", "510 MB", ""),
-            List.of("real collection: FlatBuffers, no de-dup", "390 MB", ""),
-            List.of("real collection: FlatBuffers, strings de-dup", "186 MB", ""),
-            List.of("real collection: FlatBuffers, strings + attributes", "45 MB", "25 MB"),
-            List.of("400K synthetic orgs: JSON", "2,457 MB", "525 MB"),
-            List.of("400K synthetic orgs: protobuf", "1,044 MB", "448 MB"),
-            List.of("400K synthetic orgs: FlatBuffers", "1,284 MB", "530 MB"),
-            List.of("400K synthetic orgs: FlatBuffers, strings de-dup", "600 MB", "414 MB")),
-        "From \"Java Serialization with Flatbuffers\" (jeronimo.dev, 2021-2022).");
   }
 
   /** How many files each format has, in order of first appearance. */

@@ -26,13 +26,6 @@ public record Reject(BsonValue id, String field, String reason) {
   }
 
   /**
-   * The rejection an {@link InvalidDocumentException} describes, with the {@code _id} it carries.
-   */
-  public static Reject of(InvalidDocumentException e) {
-    return new Reject(e.id(), e.field(), e.reason());
-  }
-
-  /**
    * One JSON object without a line terminator: {@code {"_id": <relaxed Extended JSON or null>,
    * "field": "...", "reason": "..."}}.
    */

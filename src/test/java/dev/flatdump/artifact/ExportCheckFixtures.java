@@ -1,8 +1,8 @@
 package dev.flatdump.artifact;
 
+import dev.flatdump.bench.samples.OrgGenerator;
+import dev.flatdump.bench.samples.Profile;
 import dev.flatdump.encode.engine.Sharing;
-import dev.flatdump.sample.OrgGenerator;
-import dev.flatdump.sample.Profile;
 import dev.flatdump.testing.OrganizationsEngine;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,13 +2,13 @@ package dev.flatdump.artifact;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flatdump.Attr;
-import dev.flatdump.Org;
-import dev.flatdump.OrgType;
+import dev.flatdump.bench.samples.Attr;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgGenerator;
+import dev.flatdump.bench.samples.OrgType;
+import dev.flatdump.bench.samples.Profile;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
-import dev.flatdump.sample.OrgGenerator;
-import dev.flatdump.sample.Profile;
 import dev.flatdump.testing.ExportedOrgs;
 import dev.flatdump.testing.OrganizationsEngine;
 import java.nio.ByteBuffer;

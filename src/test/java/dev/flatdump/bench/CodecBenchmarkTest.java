@@ -3,7 +3,7 @@ package dev.flatdump.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flatdump.sample.Profile;
+import dev.flatdump.bench.samples.Profile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

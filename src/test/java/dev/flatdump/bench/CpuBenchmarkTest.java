@@ -3,9 +3,9 @@ package dev.flatdump.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flatdump.Org;
-import dev.flatdump.sample.OrgGenerator;
-import dev.flatdump.sample.Profile;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgGenerator;
+import dev.flatdump.bench.samples.Profile;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

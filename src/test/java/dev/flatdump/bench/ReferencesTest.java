@@ -2,10 +2,10 @@ package dev.flatdump.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flatdump.Attr;
-import dev.flatdump.Org;
-import dev.flatdump.OrgType;
 import dev.flatdump.bench.References.Kind;
+import dev.flatdump.bench.samples.Attr;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgType;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.schema.fb.Organizations;
 import dev.flatdump.testing.OrganizationsEngine;

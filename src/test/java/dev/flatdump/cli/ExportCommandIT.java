@@ -3,12 +3,12 @@ package dev.flatdump.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoDatabase;
-import dev.flatdump.Org;
 import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Manifest;
-import dev.flatdump.sample.OrgGenerator;
-import dev.flatdump.sample.Profile;
-import dev.flatdump.sample.SampleWriter;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgGenerator;
+import dev.flatdump.bench.samples.Profile;
+import dev.flatdump.bench.samples.SampleWriter;
 import dev.flatdump.testing.ExportedOrgs;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoDatabase;
 import dev.flatdump.artifact.Manifest;
-import dev.flatdump.sample.Profile;
+import dev.flatdump.bench.samples.Profile;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import java.nio.channels.FileChannel;

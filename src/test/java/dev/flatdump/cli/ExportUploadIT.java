@@ -6,7 +6,7 @@ import com.mongodb.client.MongoDatabase;
 import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OutputLayout;
-import dev.flatdump.sample.Profile;
+import dev.flatdump.bench.samples.Profile;
 import dev.flatdump.testing.MinioServer;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;

@@ -3,7 +3,7 @@ package dev.flatdump.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoDatabase;
-import dev.flatdump.sample.Profile;
+import dev.flatdump.bench.samples.Profile;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import java.io.IOException;

@@ -8,7 +8,7 @@ import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OutputLayout;
 import dev.flatdump.artifact.RecordJson;
 import dev.flatdump.artifact.SchemaArtifact;
-import dev.flatdump.sample.Profile;
+import dev.flatdump.bench.samples.Profile;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import java.nio.ByteBuffer;

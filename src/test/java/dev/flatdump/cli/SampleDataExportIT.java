@@ -3,8 +3,8 @@ package dev.flatdump.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoDatabase;
-import dev.flatdump.Attr;
-import dev.flatdump.Org;
+import dev.flatdump.bench.samples.Attr;
+import dev.flatdump.bench.samples.Org;
 import dev.flatdump.testing.ExportedOrgs;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;

@@ -2,7 +2,7 @@ package dev.flatdump.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flatdump.Org;
+import dev.flatdump.bench.samples.Org;
 import dev.flatdump.testing.ExportedOrgs;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;

@@ -25,10 +25,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * {@code kill -9} at several points of {@code organizationsExportJob}: whatever the moment, nothing
- * partial is published, and running the same command again resumes from the last checkpoint (it
- * does not start over) and completes the export with data files byte-identical to those of an
- * uninterrupted run.
+ * {@code kill -9} at several points of {@code exportJob}: whatever the moment, nothing partial is
+ * published, and running the same command again resumes from the last checkpoint (it does not start
+ * over) and completes the export with data files byte-identical to those of an uninterrupted run.
  *
  * <p>The default job repository (H2 with {@code WRITE_DELAY=0}) writes each commit to its file
  * before the commit returns, so a killed process loses no checkpoint: the resume is asserted, not

@@ -1,8 +1,8 @@
 package dev.flatdump.report;
 
-import dev.flatdump.Attr;
-import dev.flatdump.Org;
-import dev.flatdump.OrgType;
+import dev.flatdump.bench.samples.Attr;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -4,15 +4,15 @@ import static dev.flatdump.testing.SchemaFixtures.bson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import dev.flatdump.Org;
 import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.RecordJson;
 import dev.flatdump.artifact.SchemaFiles;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgGenerator;
+import dev.flatdump.bench.samples.Profile;
 import dev.flatdump.encode.engine.RecordEncoder;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
-import dev.flatdump.sample.OrgGenerator;
-import dev.flatdump.sample.Profile;
 import dev.flatdump.testing.OrganizationsEngine;
 import dev.flatdump.testing.ProtobufOrgs;
 import dev.flatdump.testing.SchemaFixtures;

@@ -2,7 +2,7 @@ package dev.flatdump.source;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.flatdump.sample.ExtendedJsonLoader;
+import dev.flatdump.load.ExtendedJsonLoader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,8 +2,9 @@ package dev.flatdump.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flatdump.Attr;
-import dev.flatdump.Org;
+import dev.flatdump.bench.samples.Attr;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgCodec;
 import dev.flatdump.source.BadInputCorpus.Case;
 import dev.flatdump.testing.OrganizationsEngine;
 import java.io.IOException;

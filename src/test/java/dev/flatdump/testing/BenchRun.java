@@ -14,18 +14,9 @@ import picocli.CommandLine;
 public record BenchRun(int exitCode, String out, String err) {
 
   public static BenchRun of(String... args) {
-    return run(new FlatdumpBench(), args);
-  }
-
-  /** A {@code flatdump} command line, such as the {@code generate} a benchmark reads. */
-  public static BenchRun flatdump(String... args) {
-    return run(new Flatdump(), args);
-  }
-
-  private static BenchRun run(Object root, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cl = Flatdump.commandLine(root, args, Map.of());
+    CommandLine cl = Flatdump.commandLine(new FlatdumpBench(), args, Map.of());
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
     int code = cl.execute(args);

@@ -1,9 +1,9 @@
 package dev.flatdump.testing;
 
-import dev.flatdump.Attr;
-import dev.flatdump.Org;
-import dev.flatdump.OrgType;
 import dev.flatdump.artifact.SchemaArtifact;
+import dev.flatdump.bench.samples.Attr;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgType;
 import dev.flatdump.schema.fb.Attribute;
 import dev.flatdump.schema.fb.Organization;
 import dev.flatdump.schema.fb.Organizations;

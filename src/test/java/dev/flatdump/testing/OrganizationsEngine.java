@@ -1,12 +1,12 @@
 package dev.flatdump.testing;
 
-import dev.flatdump.Org;
 import dev.flatdump.artifact.SchemaFiles;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgCodec;
 import dev.flatdump.encode.engine.RejectedRecord;
 import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
-import dev.flatdump.source.OrgCodec;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.bson.BsonBinaryWriter;

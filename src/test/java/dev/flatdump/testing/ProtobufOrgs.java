@@ -1,7 +1,7 @@
 package dev.flatdump.testing;
 
-import dev.flatdump.Attr;
-import dev.flatdump.Org;
+import dev.flatdump.bench.samples.Attr;
+import dev.flatdump.bench.samples.Org;
 import dev.flatdump.schema.pb.Organization;
 import dev.flatdump.schema.pb.Organizations;
 import java.util.List;

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Measures what an artifact's references cost once compressed with zstd.",
+      "Measures what an artifact's offsets cost once compressed.",
       "Every offset in a FlatBuffer is a distance from where it is stored, so a shared table is a"
           + " different number in each place that points to it. This compresses the artifact as"
           + " it is, then with each kind of offset set to zero, and prints the difference: sizes"

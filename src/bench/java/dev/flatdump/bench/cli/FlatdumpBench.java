@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Flatdump.Version.class,
     description = {
-      "Benchmarks: Markdown tables on stdout, progress on stderr.",
+      "Benchmarks: Markdown tables on stdout, progress on stderr; and the generator of their"
+          + " sample organizations.",
       "Timings are noisy on a shared machine: compare rows within one run."
     },
     subcommands = {
@@ -25,6 +26,7 @@ import picocli.CommandLine.Spec;
       BenchCodecsCommand.class,
       BenchCpuCommand.class,
       BenchExportCommand.class,
+      BenchGenerateCommand.class,
       BenchRefsCommand.class
     })
 public final class FlatdumpBench implements Callable<Integer> {
@@ -38,7 +40,7 @@ public final class FlatdumpBench implements Callable<Integer> {
   @Override
   public Integer call() {
     var err = spec.commandLine().getErr();
-    err.println("flatdump-bench: name a benchmark: codecs, cpu, export or refs");
+    err.println("flatdump-bench: name a benchmark (codecs, cpu, export, refs) or generate");
     spec.commandLine().usage(err);
     return Flatdump.EXIT_USAGE;
   }

@@ -1,6 +1,6 @@
 package dev.flatdump.bench.cli;
 
-import dev.flatdump.sample.Profile;
+import dev.flatdump.bench.samples.Profile;
 import picocli.CommandLine.Option;
 
 /** The options of the benchmarks that generate their organizations in memory: a picocli mixin. */

@@ -1,6 +1,5 @@
 package dev.flatdump.encode.engine;
 
-import dev.flatdump.RepeatSampler;
 import dev.flatdump.encode.plan.SchemaPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,7 +12,7 @@ import java.util.Locale;
  * never by hash alone: a table on its type, the fields it writes and their scalar bits, struct
  * bytes and children's offsets (so {@code 0.0} and {@code -0.0}, or two NaN payloads, stay
  * distinct); a vector on its element kind and elements. A table type whose values do not repeat
- * stops paying for its index, by sampling ({@link RepeatSampler#forAttributes()}).
+ * stops paying for its index, by sampling ({@link RepeatSampler#forTables()}).
  *
  * <p>Offsets mean nothing outside their builder: {@link #clear()} at every new shard. Not
  * thread-safe.
@@ -104,7 +103,7 @@ public final class Sharing {
     memoSamplers = new RepeatSampler[n];
     for (int i = 0; i < n; i++) {
       tables[i] = new Index();
-      samplers[i] = RepeatSampler.forAttributes();
+      samplers[i] = RepeatSampler.forTables();
       memoSamplers[i] = new RepeatSampler(MEMO_WINDOW, 10, 15, 255);
     }
   }

@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * A table or struct of the schema, as the engine builds it.
  *
- * @param name its fully qualified name in the schema, e.g. {@code shop.Organization}
+ * @param name its fully qualified name in the schema, e.g. {@code geo.State}
  * @param struct whether it is a struct (written inline, every field present) rather than a table
  * @param byteSize a struct's size in bytes; 0 for a table
  * @param minAlign a struct's alignment; 1 for a table

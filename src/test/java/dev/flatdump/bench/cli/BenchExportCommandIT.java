@@ -19,7 +19,7 @@ class BenchExportCommandIT {
       MongoServer server, MongoDatabase database) {
     String[] target = {"--uri", server.uri(), "--db", database.getName(), "--collection", "orgs"};
     BenchRun generated =
-        BenchRun.flatdump(
+        BenchRun.of(
             concat(new String[] {"generate", "--orgs", "300", "--profile", "realistic"}, target));
     assertThat(generated.exitCode()).as(generated.toString()).isZero();
 
@@ -44,7 +44,7 @@ class BenchExportCommandIT {
       MongoServer server, MongoDatabase database, @TempDir Path out) {
     String[] target = {"--uri", server.uri(), "--db", database.getName(), "--collection", "orgs"};
     BenchRun generated =
-        BenchRun.flatdump(
+        BenchRun.of(
             concat(new String[] {"generate", "--orgs", "300", "--profile", "realistic"}, target));
     assertThat(generated.exitCode()).as(generated.toString()).isZero();
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import dev.flatdump.artifact.SchemaFiles;
+import dev.flatdump.bench.samples.OrgGenerator;
+import dev.flatdump.bench.samples.Profile;
 import dev.flatdump.encode.plan.SchemaPlan;
-import dev.flatdump.sample.OrgGenerator;
-import dev.flatdump.sample.Profile;
 import dev.flatdump.testing.OrganizationsEngine;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

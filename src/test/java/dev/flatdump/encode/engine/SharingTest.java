@@ -254,8 +254,9 @@ class SharingTest {
 
     private List<byte[]> organizations(int n) {
       var generator =
-          new dev.flatdump.sample.OrgGenerator(dev.flatdump.sample.Profile.REALISTIC, 7);
-      var codec = new dev.flatdump.source.OrgCodec();
+          new dev.flatdump.bench.samples.OrgGenerator(
+              dev.flatdump.bench.samples.Profile.REALISTIC, 7);
+      var codec = new dev.flatdump.bench.samples.OrgCodec();
       List<byte[]> docs = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         var out = new org.bson.io.BasicOutputBuffer();

@@ -1,8 +1,5 @@
-package dev.flatdump.source;
+package dev.flatdump.bench.samples;
 
-import dev.flatdump.Attr;
-import dev.flatdump.Org;
-import dev.flatdump.OrgType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

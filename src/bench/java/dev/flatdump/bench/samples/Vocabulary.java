@@ -1,4 +1,4 @@
-package dev.flatdump.sample;
+package dev.flatdump.bench.samples;
 
 /**
  * The fixed word lists the generator draws names, categories and countries from. Part of the

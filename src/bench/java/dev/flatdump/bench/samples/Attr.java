@@ -1,4 +1,4 @@
-package dev.flatdump;
+package dev.flatdump.bench.samples;
 
 import java.util.Objects;
 

@@ -1,10 +1,10 @@
-package dev.flatdump.sample;
+package dev.flatdump.bench.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flatdump.Org;
-import dev.flatdump.source.OrgCodec;
+import dev.flatdump.load.ExtendedJsonLoader;
+import dev.flatdump.load.LoadSummary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

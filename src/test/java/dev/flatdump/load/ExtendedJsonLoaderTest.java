@@ -1,4 +1,4 @@
-package dev.flatdump.sample;
+package dev.flatdump.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,7 +1,5 @@
-package dev.flatdump.sample;
+package dev.flatdump.bench.samples;
 
-import dev.flatdump.Org;
-import dev.flatdump.source.OrgCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.flatdump.sample;
+package dev.flatdump.load;
 
 import java.nio.file.Path;
 import java.util.Objects;

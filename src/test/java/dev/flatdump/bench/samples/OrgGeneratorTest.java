@@ -1,11 +1,8 @@
-package dev.flatdump.sample;
+package dev.flatdump.bench.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flatdump.Attr;
-import dev.flatdump.Org;
-import dev.flatdump.OrgType;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

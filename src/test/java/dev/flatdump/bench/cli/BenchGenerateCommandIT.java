@@ -1,14 +1,15 @@
-package dev.flatdump.cli;
+package dev.flatdump.bench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Sorts;
-import dev.flatdump.Org;
-import dev.flatdump.sample.OrgGenerator;
-import dev.flatdump.sample.Profile;
-import dev.flatdump.source.OrgCodec;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgCodec;
+import dev.flatdump.bench.samples.OrgGenerator;
+import dev.flatdump.bench.samples.Profile;
+import dev.flatdump.testing.BenchRun;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import java.util.ArrayList;
@@ -18,11 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(MongoDbExtension.class)
-class GenerateCommandIT {
+class BenchGenerateCommandIT {
 
   private final OrgCodec codec = new OrgCodec();
 
-  private static CliRun generate(MongoServer server, MongoDatabase database, String... more) {
+  private static BenchRun generate(MongoServer server, MongoDatabase database, String... more) {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -34,13 +35,13 @@ class GenerateCommandIT {
                 "--collection",
                 "orgs"));
     args.addAll(List.of(more));
-    return CliRun.of(args.toArray(String[]::new));
+    return BenchRun.of(args.toArray(String[]::new));
   }
 
   @Test
   void insertsTheGeneratorsOrganizationsWithDeterministicIds(
       MongoServer server, MongoDatabase database) {
-    CliRun run =
+    BenchRun run =
         generate(server, database, "--orgs", "2500", "--profile", "article", "--seed", "5");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
@@ -65,7 +66,7 @@ class GenerateCommandIT {
       MongoServer server, MongoDatabase database) {
     assertThat(generate(server, database, "--orgs", "10").exitCode()).isZero();
 
-    CliRun again = generate(server, database, "--orgs", "10");
+    BenchRun again = generate(server, database, "--orgs", "10");
     assertThat(again.exitCode()).isEqualTo(1);
     assertThat(again.err())
         .startsWith("flatdump: generating into " + database.getName() + ".orgs failed: ");

@@ -1,4 +1,4 @@
-package dev.flatdump.sample;
+package dev.flatdump.bench.samples;
 
 /** How an {@link OrgGenerator} draws its values; see the generator for the distributions. */
 public enum Profile {

@@ -1,4 +1,4 @@
-package dev.flatdump.source;
+package dev.flatdump.bench.samples;
 
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;

@@ -1,8 +1,5 @@
-package dev.flatdump.sample;
+package dev.flatdump.bench.samples;
 
-import dev.flatdump.Attr;
-import dev.flatdump.Org;
-import dev.flatdump.OrgType;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;

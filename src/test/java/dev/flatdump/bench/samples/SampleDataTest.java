@@ -1,12 +1,10 @@
-package dev.flatdump.sample;
+package dev.flatdump.bench.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.flatdump.Attr;
-import dev.flatdump.Org;
-import dev.flatdump.OrgType;
-import dev.flatdump.source.OrgCodec;
+import dev.flatdump.load.ExtendedJsonLoader;
+import dev.flatdump.load.LoadSummary;
 import dev.flatdump.testing.OrganizationsEngine;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package dev.flatdump;
+package dev.flatdump.encode.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -76,7 +76,7 @@ class RepeatSamplerTest {
 
   @Test
   void theAttributePolicyGrowsItsPauseTo255Windows() {
-    var sampler = RepeatSampler.forAttributes();
+    var sampler = RepeatSampler.forTables();
     int window = 1 << 16;
     int looked = 0;
     List<Integer> windows = new ArrayList<>();

@@ -1,12 +1,13 @@
-package dev.flatdump.cli;
+package dev.flatdump.bench.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flatdump.Org;
-import dev.flatdump.sample.ExtendedJsonLoader;
-import dev.flatdump.sample.OrgGenerator;
-import dev.flatdump.sample.Profile;
-import dev.flatdump.source.OrgCodec;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.bench.samples.OrgCodec;
+import dev.flatdump.bench.samples.OrgGenerator;
+import dev.flatdump.bench.samples.Profile;
+import dev.flatdump.load.ExtendedJsonLoader;
+import dev.flatdump.testing.BenchRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +16,7 @@ import org.bson.RawBsonDocument;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class GenerateCommandTest {
+class BenchGenerateCommandTest {
 
   @TempDir Path dir;
 
@@ -23,8 +24,8 @@ class GenerateCommandTest {
   void writesAnExtendedJsonFileWithOut() {
     Path file = dir.resolve("orgs.jsonl");
 
-    CliRun run =
-        CliRun.of(
+    BenchRun run =
+        BenchRun.of(
             "generate",
             "--orgs",
             "25",
@@ -49,10 +50,10 @@ class GenerateCommandTest {
     Path defaults = dir.resolve("defaults.jsonl");
     Path explicit = dir.resolve("explicit.jsonl");
 
-    assertThat(CliRun.of("generate", "--orgs", "5", "--out", defaults.toString()).exitCode())
+    assertThat(BenchRun.of("generate", "--orgs", "5", "--out", defaults.toString()).exitCode())
         .isZero();
     assertThat(
-            CliRun.of(
+            BenchRun.of(
                     "generate",
                     "--orgs",
                     "5",
@@ -69,7 +70,7 @@ class GenerateCommandTest {
 
   @Test
   void printsHelp() {
-    CliRun run = CliRun.of("generate", "--help");
+    BenchRun run = BenchRun.of("generate", "--help");
 
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).contains("--orgs=N", "--profile", "--seed", "--drop", "--out=FILE");
@@ -78,19 +79,20 @@ class GenerateCommandTest {
   @Test
   void rejectsBadUsageWithExitCode2() {
     String x = dir.resolve("x").toString();
-    assertThat(CliRun.of("generate", "--out", x).exitCode()).isEqualTo(2);
-    assertThat(CliRun.of("generate", "--orgs", "5", "--profile", "weird", "--out", x).exitCode())
+    assertThat(BenchRun.of("generate", "--out", x).exitCode()).isEqualTo(2);
+    assertThat(BenchRun.of("generate", "--orgs", "5", "--profile", "weird", "--out", x).exitCode())
         .isEqualTo(2);
-    assertThat(CliRun.of("generate", "--orgs", "-1", "--out", x).exitCode()).isEqualTo(2);
-    assertThat(CliRun.of("generate", "--orgs", "5", "--batch-size", "0", "--out", x).exitCode())
+    assertThat(BenchRun.of("generate", "--orgs", "-1", "--out", x).exitCode()).isEqualTo(2);
+    assertThat(BenchRun.of("generate", "--orgs", "5", "--batch-size", "0", "--out", x).exitCode())
         .isEqualTo(2);
 
-    CliRun noTarget = CliRun.of("generate", "--orgs", "5");
+    BenchRun noTarget = BenchRun.of("generate", "--orgs", "5");
     assertThat(noTarget.exitCode()).isEqualTo(2);
     assertThat(noTarget.err())
         .contains("--uri, --db and --collection are required (or --out FILE)");
 
-    CliRun both = CliRun.of("generate", "--orgs", "5", "--out", x, "--uri", "mongodb://localhost");
+    BenchRun both =
+        BenchRun.of("generate", "--orgs", "5", "--out", x, "--uri", "mongodb://localhost");
     assertThat(both.exitCode()).isEqualTo(2);
     assertThat(both.err()).contains("--out writes a file");
     assertThat(dir.resolve("x")).doesNotExist();

@@ -1,6 +1,7 @@
-package dev.flatdump.source;
+package dev.flatdump.bench.samples;
 
 import dev.flatdump.FlatdumpException;
+import dev.flatdump.source.Reject;
 import java.util.Objects;
 import org.bson.BsonValue;
 

@@ -1,4 +1,4 @@
-package dev.flatdump.sample;
+package dev.flatdump.bench.samples;
 
 import dev.flatdump.FlatdumpException;
 import java.io.BufferedWriter;

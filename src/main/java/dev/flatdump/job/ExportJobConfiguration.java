@@ -11,9 +11,9 @@ import org.springframework.context.annotation.Import;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * {@code organizationsExportJob}: {@code exportStep} → {@code mergeStep} → {@code compressStep} →
- * {@code reportStep} → {@code publishStep} → {@code uploadStep} (a no-op without {@code --upload}).
- * Only composes builders; the work is in the tasklets and the plain-Java stages they call.
+ * {@code exportJob}: {@code exportStep} → {@code mergeStep} → {@code compressStep} → {@code
+ * reportStep} → {@code publishStep} → {@code uploadStep} (a no-op without {@code --upload}). Only
+ * composes builders; the work is in the tasklets and the plain-Java stages they call.
  *
  * <p>Every step reads its {@link ExportOptions} from the job parameters, so a restart runs with the
  * failed run's options. The only run-time collaborator is the {@link JobRuntime} (MongoDB client,
@@ -21,12 +21,12 @@ import org.springframework.transaction.PlatformTransactionManager;
  */
 @Configuration(proxyBeanMethods = false)
 @Import(BatchInfrastructureConfiguration.class)
-class OrganizationsExportJobConfiguration {
+class ExportJobConfiguration {
 
-  static final String JOB_NAME = "organizationsExportJob";
+  static final String JOB_NAME = "exportJob";
 
   @Bean
-  Job organizationsExportJob(
+  Job exportJob(
       JobRepository jobRepository,
       Step exportStep,
       Step mergeStep,

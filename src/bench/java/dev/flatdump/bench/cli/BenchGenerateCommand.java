@@ -1,13 +1,14 @@
-package dev.flatdump.cli;
+package dev.flatdump.bench.cli;
 
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import dev.flatdump.FlatdumpException;
-import dev.flatdump.sample.ExtendedJsonFileWriter;
-import dev.flatdump.sample.OrgGenerator;
-import dev.flatdump.sample.Profile;
-import dev.flatdump.sample.SampleWriter;
+import dev.flatdump.bench.samples.ExtendedJsonFileWriter;
+import dev.flatdump.bench.samples.OrgGenerator;
+import dev.flatdump.bench.samples.Profile;
+import dev.flatdump.bench.samples.SampleWriter;
+import dev.flatdump.cli.MongoTarget;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code flatdump generate}: fills a collection (or an Extended JSON file) with deterministic
+ * {@code flatdump-bench generate}: fills a collection (or an Extended JSON file) with deterministic
  * sample organizations from {@link OrgGenerator}. The work is done by {@link SampleWriter}; this
  * class only parses options, opens the target and reports progress.
  */
@@ -34,7 +35,7 @@ import picocli.CommandLine.Spec;
           + " lines file with --out. The same --profile and --seed always give the same documents"
           + " and _ids."
     })
-public final class GenerateCommand implements Callable<Integer> {
+public final class BenchGenerateCommand implements Callable<Integer> {
 
   private static final long PROGRESS_EVERY_NANOS = Duration.ofSeconds(5).toNanos();
 

@@ -1,4 +1,4 @@
-package dev.flatdump;
+package dev.flatdump.bench.samples;
 
 /**
  * The organization type: a byte enum in the FlatBuffers schema, its names are stored in MongoDB.

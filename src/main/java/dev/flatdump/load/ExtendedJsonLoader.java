@@ -1,4 +1,4 @@
-package dev.flatdump.sample;
+package dev.flatdump.load;
 
 import com.mongodb.MongoBulkWriteException;
 import dev.flatdump.FlatdumpException;

@@ -1,4 +1,4 @@
-package dev.flatdump;
+package dev.flatdump.encode.engine;
 
 /**
  * Decides, by sampling, whether looking values up to share repeats is worth its cost. Lookups run
@@ -6,9 +6,9 @@ package dev.flatdump;
  * values were found again turns lookups off for the next {@code pauseWindows} windows, after which
  * a new window samples again. Each poor window in a row doubles the pause (plus one: 15, 31, 63,
  * ...) up to {@code maxPauseWindows}; a good window resets it. On data where values repeat, lookups
- * never stop; where nothing repeats (the articles' random attributes), the windows looked up become
- * rarer and rarer, down to one in {@code maxPauseWindows + 1}, and data that starts repeating is
- * noticed at most {@code maxPauseWindows} windows late.
+ * never stop; where nothing repeats (random values), the windows looked up become rarer and rarer,
+ * down to one in {@code maxPauseWindows + 1}, and data that starts repeating is noticed at most
+ * {@code maxPauseWindows} windows late.
  *
  * <p>Deterministic: the same sequence of calls gives the same decisions. Not thread-safe.
  */
@@ -61,11 +61,10 @@ public final class RepeatSampler {
   }
 
   /**
-   * The policy for attributes, wherever they are looked up (the decoder's cache, the builder's
-   * table index): windows of 65,536, under 10 % found again pauses for 15 windows, then 31, 63, 127
-   * and at most 255 (16.7M attributes) while nothing repeats.
+   * The policy for a table type's index of shared tables: windows of 65,536, under 10 % found again
+   * pauses for 15 windows, then 31, 63, 127 and at most 255 (16.7M tables) while nothing repeats.
    */
-  public static RepeatSampler forAttributes() {
+  public static RepeatSampler forTables() {
     return new RepeatSampler(1 << 16, 10, 15, 255);
   }
 

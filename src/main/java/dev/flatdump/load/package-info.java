@@ -1,0 +1,2 @@
+/** {@code flatdump load}: Extended JSON files, one document per line, into a collection. */
+package dev.flatdump.load;

@@ -1,2 +1,0 @@
-/** Sample data: a deterministic organization generator and a loader for Extended JSON files. */
-package dev.flatdump.sample;
