@@ -1,8 +1,5 @@
 package dev.flatdump.artifact;
 
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -76,7 +73,9 @@ public final class PartitionMerge {
     Path partitions = staging.resolve(PARTITIONS_DIR);
     boolean moving = Files.isDirectory(partitions);
     if (moving) {
-      joinRejects(staging.resolve(RejectsWriter.FILE_NAME), parts);
+      RejectsWriter.join(
+          staging,
+          parts.stream().map(p -> new RejectsWriter.Written(p.dir(), p.rejectsLength())).toList());
     }
     List<ShardFile> merged = new ArrayList<>(kept.size());
     for (int i = 0; i < kept.size(); i++) {
@@ -102,30 +101,5 @@ public final class PartitionMerge {
       AtomicFiles.deleteTree(partitions);
     }
     return merged;
-  }
-
-  private static void joinRejects(Path target, List<Part> parts) {
-    AtomicFiles.write(
-        target,
-        out -> {
-          WritableByteChannel to = Channels.newChannel(out);
-          for (Part p : parts) {
-            Path file = p.dir().resolve(RejectsWriter.FILE_NAME);
-            long length = p.rejectsLength();
-            if (length == 0) {
-              continue;
-            }
-            try (FileChannel from = FileChannel.open(file)) {
-              if (from.size() < length) {
-                throw new ArtifactException(
-                    file + " is shorter than the " + length + " bytes its partition saved");
-              }
-              // only the bytes up to the partition's checkpoint are its rejects
-              for (long at = 0; at < length; ) {
-                at += from.transferTo(at, length - at, to);
-              }
-            }
-          }
-        });
   }
 }

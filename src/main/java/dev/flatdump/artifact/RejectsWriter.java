@@ -1,13 +1,16 @@
 package dev.flatdump.artifact;
 
-import dev.flatdump.source.Reject;
+import dev.flatdump.encode.Reject;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 /**
  * Appends rejected documents to {@code rejects.jsonl}, one JSON object per line with the document's
@@ -88,5 +91,36 @@ public final class RejectsWriter implements Closeable {
     } catch (IOException e) {
       throw new ArtifactException("cannot close " + file + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The rejects one writer left in {@code dir}: the first {@code length} bytes of its file. */
+  public record Written(Path dir, long length) {}
+
+  /**
+   * Writes {@code dir}'s {@code rejects.jsonl} as the rejects of {@code parts} one after the other
+   * (a partitioned export's), atomically: the file is whole or absent.
+   */
+  public static void join(Path dir, List<Written> parts) {
+    AtomicFiles.write(
+        dir.resolve(FILE_NAME),
+        out -> {
+          WritableByteChannel to = Channels.newChannel(out);
+          for (Written p : parts) {
+            if (p.length() == 0) {
+              continue;
+            }
+            Path file = p.dir().resolve(FILE_NAME);
+            try (FileChannel from = FileChannel.open(file)) {
+              if (from.size() < p.length()) {
+                throw new ArtifactException(
+                    file + " is shorter than the " + p.length() + " bytes its partition saved");
+              }
+              // only the bytes up to the partition's checkpoint are its rejects
+              for (long at = 0; at < p.length(); ) {
+                at += from.transferTo(at, p.length() - at, to);
+              }
+            }
+          }
+        });
   }
 }

@@ -1,11 +1,11 @@
 package dev.flatdump.artifact;
 
+import dev.flatdump.encode.Reject;
 import dev.flatdump.encode.plan.EnumPlan;
 import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.encode.plan.TablePlan;
-import dev.flatdump.source.Reject;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -402,7 +402,7 @@ public final class SchemaExportVerifier {
 
   /** What a reader gets for a field left out. */
   /**
-   * The line's {@code _id}; {@code null} for a JSON null, as a {@link dev.flatdump.source.Reject}
+   * The line's {@code _id}; {@code null} for a JSON null, as a {@link dev.flatdump.encode.Reject}
    * has it.
    */
   static BsonValue idOf(String line) {

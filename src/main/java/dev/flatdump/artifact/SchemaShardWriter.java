@@ -1,16 +1,19 @@
 package dev.flatdump.artifact;
 
 import dev.flatdump.FlatdumpException;
+import dev.flatdump.encode.Reject;
 import dev.flatdump.encode.engine.RejectedRecord;
 import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.source.RawDocument;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.bson.BsonValue;
 
 /**
  * Streams BSON documents into FlatBuffers shards of any schema with the schema-driven engine: each
@@ -74,8 +77,8 @@ public final class SchemaShardWriter {
     /** Exported; {@code shardDone} when it completed a shard, which is now durable. */
     record Exported(boolean shardDone) implements Outcome {}
 
-    /** Not exported, and why. */
-    record Rejected(RejectedRecord reason) implements Outcome {}
+    /** Not exported, and why: the line for {@code rejects.jsonl}. */
+    record Rejected(Reject reject) implements Outcome {}
   }
 
   private static final Outcome SAME_SHARD = new Outcome.Exported(false);
@@ -128,12 +131,25 @@ public final class SchemaShardWriter {
     this.shards = new ArrayList<>(completed);
   }
 
-  /** Adds the document {@code doc[offset, offset + length)}. */
-  public Outcome add(byte[] doc, int offset, int length) {
+  /** Adds one document read from the collection; its bytes are not kept. */
+  public Outcome add(RawDocument document) {
+    if (document.id() == null) {
+      String problem = document.idProblem();
+      return new Outcome.Rejected(new Reject(null, "_id", problem == null ? "missing" : problem));
+    }
+    ByteBuffer b = document.bson().getByteBuffer().asNIO();
+    return add(document.id(), b.array(), b.arrayOffset() + b.position(), b.remaining());
+  }
+
+  /**
+   * Adds the document {@code doc[offset, offset + length)}, whose {@code _id} is {@code id} (null
+   * when it has none).
+   */
+  public Outcome add(BsonValue id, byte[] doc, int offset, int length) {
     try {
       shard.add(doc, offset, length);
     } catch (RejectedRecord e) {
-      return new Outcome.Rejected(e);
+      return new Outcome.Rejected(new Reject(id, e.path(), e.reason()));
     } catch (AssertionError e) {
       // FlatBufferBuilder signals a buffer past 2 GiB with an AssertionError: never let it escape
       throw new FlatdumpException("FlatBuffers refused the shard: " + e.getMessage(), e);

@@ -177,15 +177,15 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
       while ((d = reader.read()) != null) {
         contribution.incrementReadCount();
         progress.advance(1);
-        SchemaSink.Added added = sink.add(d);
-        if (added.reject() == null) {
+        SchemaShardWriter.Outcome added = sink.add(d);
+        if (added instanceof SchemaShardWriter.Outcome.Exported e) {
           exported++;
           written++;
-          if (added.shardDone()) {
+          if (e.shardDone()) {
             return commit(contribution, written, RepeatStatus.CONTINUABLE);
           }
         } else {
-          rejects.write(added.reject());
+          rejects.write(((SchemaShardWriter.Outcome.Rejected) added).reject());
           contribution.incrementFilterCount();
           if (options.maxRejects() >= 0 && rejects.count() > options.maxRejects()) {
             throw new FlatdumpException(

@@ -3,12 +3,9 @@ package dev.flatdump.job;
 import dev.flatdump.artifact.SchemaShardWriter;
 import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.encode.engine.EncodeCounts;
-import dev.flatdump.encode.engine.RejectedRecord;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.source.RawDocument;
-import dev.flatdump.source.Reject;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
@@ -18,16 +15,6 @@ import org.springframework.batch.infrastructure.item.ExecutionContext;
  * SchemaShardWriter}, under the export's schema, or into rejects with a reason.
  */
 final class SchemaSink {
-
-  /** What became of one document. */
-  record Added(Reject reject, boolean shardDone) {
-    static final Added SAME_SHARD = new Added(null, false);
-    static final Added SHARD_DONE = new Added(null, true);
-
-    static Added rejected(Reject reject) {
-      return new Added(reject, false);
-    }
-  }
 
   private final String baseName;
   private final SchemaShardWriter shards;
@@ -61,22 +48,11 @@ final class SchemaSink {
   /**
    * Adds one document; its bytes are not kept.
    *
-   * @return {@link Added#SHARD_DONE} when it completed a shard, now durable under its staging name;
-   *     a reject when it was not exported
+   * @return exported (with {@code shardDone} when it completed a shard, now durable under its
+   *     staging name), or rejected with the line for {@code rejects.jsonl}
    */
-  Added add(RawDocument document) {
-    if (document.id() == null) {
-      String problem = document.idProblem();
-      return Added.rejected(new Reject(null, "_id", problem == null ? "missing" : problem));
-    }
-    ByteBuffer b = document.bson().getByteBuffer().asNIO();
-    SchemaShardWriter.Outcome outcome =
-        shards.add(b.array(), b.arrayOffset() + b.position(), b.remaining());
-    if (outcome instanceof SchemaShardWriter.Outcome.Exported e) {
-      return e.shardDone() ? Added.SHARD_DONE : Added.SAME_SHARD;
-    }
-    RejectedRecord why = ((SchemaShardWriter.Outcome.Rejected) outcome).reason();
-    return Added.rejected(new Reject(document.id(), why.path(), why.reason()));
+  SchemaShardWriter.Outcome add(RawDocument document) {
+    return shards.add(document);
   }
 
   /** Finishes the last shard (an empty one when there was no shard at all). */

@@ -44,7 +44,7 @@ public final class ExportCheckFixtures {
     OrgGenerator generator = new OrgGenerator(Profile.REALISTIC, 11);
     for (int i = 0; i < ORGS; i++) {
       byte[] bson = OrganizationsEngine.bson(generator.next());
-      writer.add(bson, 0, bson.length);
+      writer.add(null, bson, 0, bson.length);
     }
     writer.finish();
     List<ArtifactFile> files = new ArrayList<>();

@@ -3,7 +3,7 @@ package dev.flatdump.artifact;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flatdump.source.Reject;
+import dev.flatdump.encode.Reject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,9 +3,9 @@ package dev.flatdump.artifact;
 import static dev.flatdump.testing.SchemaFixtures.bson;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flatdump.encode.Reject;
 import dev.flatdump.encode.engine.RecordEncoder;
 import dev.flatdump.encode.engine.RejectedRecord;
-import dev.flatdump.source.Reject;
 import dev.flatdump.testing.BsonBytes;
 import dev.flatdump.testing.SchemaFixtures;
 import java.nio.ByteBuffer;

@@ -54,7 +54,7 @@ class SchemaShardWriterTest {
     int done = 0;
     for (int i = 0; i < 60; i++) {
       byte[] doc = bson(state(i));
-      var outcome = (SchemaShardWriter.Outcome.Exported) writer.add(doc, 0, doc.length);
+      var outcome = (SchemaShardWriter.Outcome.Exported) writer.add(null, doc, 0, doc.length);
       done += outcome.shardDone() ? 1 : 0;
     }
     writer.finish();
@@ -94,11 +94,11 @@ class SchemaShardWriterTest {
     byte[] bad = bson("{\"code\": \"X\", \"places\": [{\"kind\": \"Town\"}]}");
     byte[] good = bson(state(1));
 
-    var rejected = (SchemaShardWriter.Outcome.Rejected) writer.add(bad, 0, bad.length);
-    writer.add(good, 0, good.length);
+    var rejected = (SchemaShardWriter.Outcome.Rejected) writer.add(null, bad, 0, bad.length);
+    writer.add(null, good, 0, good.length);
     writer.finish();
 
-    assertThat(rejected.reason().getMessage())
+    assertThat(rejected.reject().field() + ": " + rejected.reject().reason())
         .isEqualTo("places[0].name: required, and missing or null");
     ByteBuffer data =
         ByteBuffer.wrap(Files.readAllBytes(out.resolve(writer.shards().get(0).fileName())));

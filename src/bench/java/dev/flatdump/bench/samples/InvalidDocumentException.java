@@ -1,7 +1,7 @@
 package dev.flatdump.bench.samples;
 
 import dev.flatdump.FlatdumpException;
-import dev.flatdump.source.Reject;
+import dev.flatdump.encode.Reject;
 import java.util.Objects;
 import org.bson.BsonValue;
 

@@ -1,4 +1,4 @@
-package dev.flatdump.source;
+package dev.flatdump.encode;
 
 import java.util.Objects;
 import org.bson.BsonDocument;

@@ -1,4 +1,4 @@
-package dev.flatdump.source;
+package dev.flatdump.encode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
