@@ -195,7 +195,7 @@ public final class ExportChecker {
   private static Pattern shardOrCopy(Manifest manifest) {
     String file =
         manifest.schema().binary() != null ? manifest.schema().binary() : manifest.schema().file();
-    return SchemaShardWriter.shardOrCopy(file.substring(0, file.lastIndexOf('.')));
+    return ShardFile.shardOrCopy(file.substring(0, file.lastIndexOf('.')));
   }
 
   /**

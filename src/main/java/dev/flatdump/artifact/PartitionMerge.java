@@ -80,10 +80,7 @@ public final class PartitionMerge {
     List<ShardFile> merged = new ArrayList<>(kept.size());
     for (int i = 0; i < kept.size(); i++) {
       ShardFile s = kept.get(i);
-      String name =
-          kept.size() == 1
-              ? baseName + SchemaShardWriter.EXTENSION
-              : String.format("%s-%05d%s", baseName, i, SchemaShardWriter.EXTENSION);
+      String name = ShardFile.fileName(baseName, i, kept.size());
       Path target = staging.resolve(name);
       if (Files.exists(from.get(i))) {
         AtomicFiles.move(from.get(i), target);

@@ -30,21 +30,6 @@ public final class SchemaShardWriter {
   /** The largest shard size: FlatBufferBuilder cannot grow past 2 GiB and grows by doubling. */
   public static final long MAX_SHARD_SIZE = 1L << 30;
 
-  /** A shard's file extension, after the schema's name: {@code BASE.fb}, {@code BASE-00000.fb}. */
-  public static final String EXTENSION = ".fb";
-
-  /**
-   * The names a shard of base name {@code base} or one of its copies can have: {@code BASE.fb},
-   * {@code BASE-00000.fb}, plus {@code .gz} or {@code .zst}; not {@code BASE.fbs}, the schema.
-   */
-  public static java.util.regex.Pattern shardOrCopy(String base) {
-    return java.util.regex.Pattern.compile(
-        java.util.regex.Pattern.quote(base)
-            + "(-\\d{5})?"
-            + java.util.regex.Pattern.quote(EXTENSION)
-            + "(\\.gz|\\.zst)?");
-  }
-
   /**
    * Where a shard's buffer stops doubling: the shard size + 1 MiB, so that a shard finished near
    * its size needs no buffer of twice that.
@@ -83,9 +68,6 @@ public final class SchemaShardWriter {
 
   private static final Outcome SAME_SHARD = new Outcome.Exported(false);
   private static final Outcome SHARD_DONE = new Outcome.Exported(true);
-
-  /** Bytes the root table and its vector header add to a shard, beyond 4 per record. */
-  private static final int ROOT_OVERHEAD = 64;
 
   private final Path dir;
   private final String baseName;
@@ -154,7 +136,7 @@ public final class SchemaShardWriter {
       // FlatBufferBuilder signals a buffer past 2 GiB with an AssertionError: never let it escape
       throw new FlatdumpException("FlatBuffers refused the shard: " + e.getMessage(), e);
     }
-    if (shard.bytes() + 4L * shard.records() + ROOT_OVERHEAD >= shardSizeBytes) {
+    if (shard.reached(shardSizeBytes)) {
       finishShard();
       return SHARD_DONE;
     }
@@ -171,7 +153,7 @@ public final class SchemaShardWriter {
   private void finishShard() {
     int count = shard.records();
     ByteBuffer data = shard.finish();
-    String name = String.format("%s-%05d%s", baseName, shards.size(), EXTENSION);
+    String name = ShardFile.stagingName(baseName, shards.size());
     Path file = dir.resolve(name);
     AtomicFiles.write(file, data);
     shards.add(

@@ -234,7 +234,7 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
       return staged;
     }
     ShardFile only = staged.get(0);
-    String name = sink.baseName() + SchemaShardWriter.EXTENSION;
+    String name = ShardFile.fileName(sink.baseName(), 0, 1);
     Path numbered = staging.resolve(only.fileName());
     Path single = staging.resolve(name);
     if (Files.exists(numbered) || !Files.exists(single)) {

@@ -181,7 +181,7 @@ public final class SchemaBaselines implements Closeable {
       } catch (RejectedRecord e) {
         return; // not in the export either
       }
-      if (shard.bytes() >= maxShardBytes) {
+      if (shard.reached(maxShardBytes)) {
         cut();
       }
     }

@@ -17,6 +17,9 @@ import java.util.Map;
  */
 public final class ShardBuilder {
 
+  /** Bytes the root table and its vector header add to a shard, beyond 4 per record. */
+  private static final int ROOT_OVERHEAD = 64;
+
   private final SchemaPlan plan;
   private final Sharing sharing;
   private final RecordEncoder encoder;
@@ -98,6 +101,14 @@ public final class ShardBuilder {
   /** Records in the open shard. */
   public int records() {
     return builder == null ? 0 : count;
+  }
+
+  /**
+   * Whether the shard, finished now, would take at least {@code shardSizeBytes}: the bytes built so
+   * far, the records vector's offsets and the root table. The one rule for where a shard is cut.
+   */
+  public boolean reached(long shardSizeBytes) {
+    return bytes() + 4L * records() + ROOT_OVERHEAD >= shardSizeBytes;
   }
 
   /**
