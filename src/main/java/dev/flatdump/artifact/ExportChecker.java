@@ -114,11 +114,7 @@ public final class ExportChecker {
     try {
       plan = SchemaArtifact.plan(dir, manifest);
     } catch (ArtifactException e) {
-      String file =
-          manifest.schema().binary() != null
-              ? manifest.schema().binary()
-              : manifest.schema().file();
-      problems.add(new Problem(file, e.getMessage()));
+      problems.add(new Problem(manifest.schema().binary(), e.getMessage()));
       return new Result(problems, listed.size(), 0, 0);
     }
     long recordsChecked = 0;
@@ -193,8 +189,7 @@ public final class ExportChecker {
 
   /** The names of the export's shards and copies: its schema's name. */
   private static Pattern shardOrCopy(Manifest manifest) {
-    String file =
-        manifest.schema().binary() != null ? manifest.schema().binary() : manifest.schema().file();
+    String file = manifest.schema().binary();
     return ShardFile.shardOrCopy(file.substring(0, file.lastIndexOf('.')));
   }
 

@@ -55,14 +55,13 @@ public record Manifest(
    * @param fileIdentifier the shards' file identifier ({@code ORGS} for organizations), or null
    *     when the schema declares none
    * @param binary the binary schema's file name ({@code .bfbs}), from which a reader of the export
-   *     takes the plan; null in an export made before exports carried one, which can only be of the
-   *     bundled {@code organizations.fbs}
+   *     takes the plan
    */
   public record Schema(String file, String sha256, String fileIdentifier, String binary) {
-
-    /** An entry with no binary schema, as exports made before they carried one have. */
-    public Schema(String file, String sha256, String fileIdentifier) {
-      this(file, sha256, fileIdentifier, null);
+    public Schema {
+      Objects.requireNonNull(file, "Manifest.Schema.file");
+      Objects.requireNonNull(sha256, "Manifest.Schema.sha256");
+      Objects.requireNonNull(binary, "Manifest.Schema.binary");
     }
   }
 
@@ -72,23 +71,12 @@ public record Manifest(
   public record Source(String database, String collection, String query) {}
 
   /**
-   * @param strict whether a field the schema does not name rejected its document; null in an export
-   *     made before it was recorded
+   * @param strict whether a field the schema does not name rejected its document
    * @param partitions how many {@code _id} ranges were exported each into shards of their own
-   *     ({@code --partitions}), which places the shard boundaries; null in an export made before it
-   *     was recorded, which had one
+   *     ({@code --partitions}), which places the shard boundaries
    */
   public record Options(
-      String dedup,
-      List<String> compress,
-      long shardSizeBytes,
-      Boolean strict,
-      Integer partitions) {
-
-    public Options(String dedup, List<String> compress, long shardSizeBytes) {
-      this(dedup, compress, shardSizeBytes, null, null);
-    }
-  }
+      String dedup, List<String> compress, long shardSizeBytes, boolean strict, int partitions) {}
 
   public record Counts(long read, long exported, long rejected) {
     public Counts {

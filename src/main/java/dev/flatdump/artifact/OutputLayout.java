@@ -65,9 +65,8 @@ public final class OutputLayout {
   /**
    * The export directory that {@code path} names: the current export when {@code path} is an output
    * directory with a pointer ({@code current}, else {@code CURRENT}), else {@code path} itself (an
-   * export's own directory, or a directory of the layout before exports had directories). The
-   * symbolic link is resolved to the real directory, so that later reads do not follow a pointer
-   * that has moved on.
+   * export's own directory). The symbolic link is resolved to the real directory, so that later
+   * reads do not follow a pointer that has moved on.
    *
    * @throws ArtifactException when the pointer is there but names nothing readable
    */

@@ -81,7 +81,6 @@ public final class Publisher {
     point(out, name);
     CrashPoint.reached("publish.pointed");
     removeOldExports(out, name, keep);
-    removeLegacyExport(out);
     return exportDir;
   }
 
@@ -133,32 +132,6 @@ public final class Publisher {
       AtomicFiles.move(old.dir(), removing);
       AtomicFiles.deleteTree(removing);
     }
-  }
-
-  /**
-   * An output directory written before exports had directories of their own holds a {@code
-   * manifest.json} and the files it lists: once the new pointer is in place, they go, the manifest
-   * first. Only the files that manifest lists are removed.
-   */
-  static void removeLegacyExport(Path out) {
-    Path manifestFile = out.resolve(Manifest.FILE_NAME);
-    if (!Files.isRegularFile(manifestFile)) {
-      return;
-    }
-    Manifest legacy = Manifest.read(manifestFile);
-    try {
-      Files.delete(manifestFile);
-      for (ArtifactFile f : legacy.files()) {
-        Path p = out.resolve(f.name()).normalize();
-        if (p.getParent() != null && p.getParent().equals(out.normalize())) {
-          Files.deleteIfExists(p);
-        }
-      }
-    } catch (IOException e) {
-      throw new ArtifactException(
-          "cannot remove the earlier export in " + out + ": " + e.getMessage(), e);
-    }
-    AtomicFiles.syncDirectory(out);
   }
 
   private static void requireListedFiles(Path staging, Manifest manifest) {

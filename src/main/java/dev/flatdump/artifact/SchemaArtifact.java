@@ -81,9 +81,7 @@ public final class SchemaArtifact {
   }
 
   private static SchemaPlan plan(Path dir, Manifest manifest, byte[] binary) {
-    Path file = manifest.schema().binary() == null ? null : dir.resolve(manifest.schema().binary());
-    String source =
-        file == null ? SchemaFiles.BUNDLED + SchemaFiles.BINARY_EXTENSION : file.toString();
+    String source = dir.resolve(manifest.schema().binary()).toString();
     try {
       return SchemaPlan.fromBinary(ByteBuffer.wrap(binary), source);
     } catch (SchemaException e) {
@@ -101,20 +99,7 @@ public final class SchemaArtifact {
    *     bundled one), or it is missing or unreadable
    */
   static byte[] binarySchema(Path dir, Manifest manifest) {
-    String binary = manifest.schema().binary();
-    if (binary == null) {
-      SchemaFiles bundled = SchemaFiles.bundled();
-      if (manifest.schema().file().equals(bundled.textFile())
-          && Checksums.sha256(bundled.text()).equals(manifest.schema().sha256())) {
-        return bundled.binary();
-      }
-      throw new ArtifactException(
-          dir
-              + " names no binary schema, and its "
-              + manifest.schema().file()
-              + " is not the bundled organizations.fbs of this flatdump: it cannot be read");
-    }
-    Path file = dir.resolve(binary);
+    Path file = dir.resolve(manifest.schema().binary());
     try {
       return Files.readAllBytes(file);
     } catch (IOException e) {

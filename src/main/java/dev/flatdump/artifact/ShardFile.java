@@ -10,9 +10,7 @@ import java.util.regex.Pattern;
  * @param fileName its file name in the staging directory
  * @param records records in the shard
  * @param bytes the file's size in bytes
- * @param sha256 SHA-256 of the file's bytes, lowercase hex, taken as the shard was written; null
- *     for a shard that an earlier build recorded without it (a restart's job state), whose file is
- *     hashed when the manifest needs it
+ * @param sha256 SHA-256 of the file's bytes, lowercase hex, taken as the shard was written
  */
 public record ShardFile(int index, String fileName, long records, long bytes, String sha256) {
   public ShardFile {
@@ -20,6 +18,7 @@ public record ShardFile(int index, String fileName, long records, long bytes, St
       throw new IllegalArgumentException("ShardFile.index must be >= 0, got " + index);
     }
     Objects.requireNonNull(fileName, "ShardFile.fileName");
+    Objects.requireNonNull(sha256, "ShardFile.sha256");
     if (records < 0 || bytes < 0) {
       throw new IllegalArgumentException(
           "ShardFile records and bytes must be >= 0, got " + records + ", " + bytes);

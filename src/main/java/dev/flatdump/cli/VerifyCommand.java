@@ -74,7 +74,7 @@ public final class VerifyCommand implements Callable<Integer> {
    */
   private int verify(Path dir, Manifest manifest, PrintWriter out) {
     SchemaArtifact artifact = SchemaArtifact.open(dir);
-    boolean strict = Boolean.TRUE.equals(manifest.options().strict());
+    boolean strict = manifest.options().strict();
     try (MongoClient client = mongo.connect();
         MongoCursor<RawBsonDocument> source =
             client

@@ -38,7 +38,7 @@ final class CompressTasklet implements Tasklet {
     Path staging = options.staging();
     List<ArtifactFile> files = new ArrayList<>();
     for (ShardFile s : shards) {
-      files.add(shardFile(staging, s));
+      files.add(shardFile(s));
     }
     for (Compression c : compressions) {
       for (ShardFile s : shards) {
@@ -56,14 +56,8 @@ final class CompressTasklet implements Tasklet {
     return RepeatStatus.FINISHED;
   }
 
-  /**
-   * The manifest's entry for a shard, with the checksum taken as it was written; the file is read
-   * only for a shard recorded without one.
-   */
-  static ArtifactFile shardFile(Path staging, ShardFile s) {
-    if (s.sha256() == null) {
-      return ArtifactFile.of(staging.resolve(s.fileName()), "flatbuffers", s.index(), s.records());
-    }
+  /** The manifest's entry for a shard, with the checksum taken as it was written. */
+  static ArtifactFile shardFile(ShardFile s) {
     return new ArtifactFile(
         s.fileName(), "flatbuffers", s.bytes(), s.sha256(), s.index(), s.records());
   }

@@ -132,7 +132,7 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
       String name = options.schemaName();
       if (!Files.exists(staging.resolve(name + SchemaFiles.BINARY_EXTENSION))) {
         throw new ArtifactException(
-            "this export was started by an older flatdump, which staged no "
+            "the staging directory of this export holds no "
                 + name
                 + SchemaFiles.BINARY_EXTENSION
                 + " in "

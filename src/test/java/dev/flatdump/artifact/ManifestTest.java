@@ -27,9 +27,10 @@ class ManifestTest {
   static Manifest manifest(List<ArtifactFile> files) {
     return new Manifest(
         Manifest.FORMAT_VERSION,
-        new Manifest.Schema("organizations.fbs", SHA_A, "ORGS"),
+        new Manifest.Schema("organizations.fbs", SHA_A, "ORGS", "organizations.bfbs"),
         new Manifest.Source("shop", "organizations", "{\"country\": \"ES\"}"),
-        new Manifest.Options("strings,attributes,vectors", List.of("gzip", "zstd"), 1L << 30),
+        new Manifest.Options(
+            "strings,attributes,vectors", List.of("gzip", "zstd"), 1L << 30, false, 1),
         new Manifest.Counts(10, 8, 2),
         files,
         Instant.parse("2024-05-01T10:15:30.123456789Z"),

@@ -48,9 +48,9 @@ class PublisherTest {
   private static Manifest manifest(List<ArtifactFile> files, String finishedAt) {
     return new Manifest(
         Manifest.FORMAT_VERSION,
-        new Manifest.Schema("organizations.fbs", "0".repeat(64), "ORGS"),
+        new Manifest.Schema("organizations.fbs", "0".repeat(64), "ORGS", "organizations.bfbs"),
         new Manifest.Source("shop", "organizations", "{}"),
-        new Manifest.Options("none", List.of("gzip"), 1024),
+        new Manifest.Options("none", List.of("gzip"), 1024, false, 1),
         new Manifest.Counts(3, 2, 1),
         files,
         Instant.parse("2024-05-01T10:00:00Z"),
@@ -289,36 +289,5 @@ class PublisherTest {
 
     assertThat(out.resolve("exports")).doesNotExist();
     assertThat(out.resolve("CURRENT")).doesNotExist();
-  }
-
-  @Nested
-  class LegacyLayout {
-
-    @Test
-    void removesOnlyTheFilesTheEarlierManifestListedOnceThePointerIsThere() throws IOException {
-      Files.writeString(out.resolve("organizations.fb"), "old shard");
-      Files.writeString(out.resolve("organizations.fb.gz"), "old shard gz");
-      Files.writeString(out.resolve("organizations.fbs"), "the user's own schema copy");
-      Files.writeString(out.resolve("notes.txt"), "not ours");
-      manifest(
-              List.of(
-                  new ArtifactFile("organizations.fb", "flatbuffers", 9, "0".repeat(64), 0, 2L),
-                  new ArtifactFile("organizations.fb.gz", "gzip", 12, "0".repeat(64), 0, 2L)))
-          .write(out);
-
-      publishOne("2024-05-01-1", "2024-05-01T10:01:00Z");
-
-      assertThat(names(out))
-          .containsExactly(
-              ".flatdump", "CURRENT", "current", "exports", "notes.txt", "organizations.fbs");
-    }
-
-    @Test
-    void aReaderOfTheOldLayoutStillOpensIt() throws IOException {
-      Files.writeString(out.resolve("notes.txt"), "x");
-      manifest(List.of()).write(out);
-
-      assertThat(OutputLayout.resolve(out)).isEqualTo(out);
-    }
   }
 }

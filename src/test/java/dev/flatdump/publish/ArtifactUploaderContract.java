@@ -423,9 +423,9 @@ abstract class ArtifactUploaderContract {
     Manifest manifest =
         new Manifest(
             Manifest.FORMAT_VERSION,
-            new Manifest.Schema("organizations.fbs", "c".repeat(64), "ORGS"),
+            new Manifest.Schema("organizations.fbs", "c".repeat(64), "ORGS", "organizations.bfbs"),
             new Manifest.Source("shop", "organizations", "{}"),
-            new Manifest.Options("strings,attributes,vectors", List.of("zstd"), 1L << 30),
+            new Manifest.Options("strings,attributes,vectors", List.of("zstd"), 1L << 30, false, 1),
             new Manifest.Counts(7, 7, 0),
             files,
             Instant.parse("2024-05-01T10:15:30Z"),
