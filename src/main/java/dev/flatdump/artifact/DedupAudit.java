@@ -1,5 +1,6 @@
 package dev.flatdump.artifact;
 
+import dev.flatdump.encode.engine.RecordsBuffer;
 import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;

@@ -1,12 +1,12 @@
 package dev.flatdump.artifact;
 
+import dev.flatdump.encode.engine.RecordsBuffer;
 import dev.flatdump.encode.plan.bfbs.Field;
 import dev.flatdump.encode.plan.bfbs.Object;
 import dev.flatdump.encode.plan.bfbs.Schema;
 import dev.flatdump.encode.plan.bfbs.Type;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,18 +75,8 @@ final class ReflectedRecords {
 
   private int recordsVector(ByteBuffer bb) {
     int root = bb.position() + bb.getInt(bb.position());
-    int p = field(bb, root, records.offset());
+    int p = RecordsBuffer.fieldPosition(bb, root, records.offset());
     return p == 0 ? 0 : p + bb.getInt(p);
-  }
-
-  /** Where the table at {@code table} holds the field of vtable offset {@code slot}; 0 if not. */
-  private static int field(ByteBuffer bb, int table, int slot) {
-    int vt = table - bb.getInt(table);
-    if (slot >= (bb.getShort(vt) & 0xffff)) {
-      return 0;
-    }
-    int at = bb.getShort(vt + slot) & 0xffff;
-    return at == 0 ? 0 : table + at;
   }
 
   private Map<String, java.lang.Object> table(ByteBuffer bb, Object o, int table) {
@@ -96,7 +86,7 @@ final class ReflectedRecords {
       if (f.deprecated()) {
         continue;
       }
-      int p = field(bb, table, f.offset());
+      int p = RecordsBuffer.fieldPosition(bb, table, f.offset());
       values.put(f.name(), p == 0 ? absent(f) : value(bb, f.type(), f.type().baseType(), p));
     }
     return values;
@@ -123,7 +113,7 @@ final class ReflectedRecords {
       case 9, ULONG -> bb.getLong(p);
       case FLOAT -> new SchemaExportVerifier.Real(Double.doubleToRawLongBits(bb.getFloat(p)));
       case DOUBLE -> new SchemaExportVerifier.Real(Double.doubleToRawLongBits(bb.getDouble(p)));
-      case STRING -> string(bb, p + bb.getInt(p));
+      case STRING -> RecordsBuffer.string(bb, p);
       case OBJ -> {
         Object o = schema.objects(t.index());
         yield o.isStruct() ? struct(bb, o, p) : table(bb, o, p + bb.getInt(p));
@@ -145,12 +135,6 @@ final class ReflectedRecords {
       out.add(value(bb, t, element, v + 4 + i * size));
     }
     return out;
-  }
-
-  private static String string(ByteBuffer bb, int s) {
-    byte[] bytes = new byte[bb.getInt(s)];
-    bb.get(s + 4, bytes);
-    return new String(bytes, StandardCharsets.UTF_8);
   }
 
   /** What a reader gets for a field left out: a scalar's default, else null. */

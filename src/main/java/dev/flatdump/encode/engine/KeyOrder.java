@@ -28,8 +28,8 @@ public final class KeyOrder {
    * holds {@code absent} ({@link #absentKey}).
    */
   public static int compareTables(ByteBuffer bb, int a, int b, FieldPlan key, long absent) {
-    int pa = fieldAt(bb, a, key.slot());
-    int pb = fieldAt(bb, b, key.slot());
+    int pa = RecordsBuffer.fieldPosition(bb, a, key.slot());
+    int pb = RecordsBuffer.fieldPosition(bb, b, key.slot());
     if (key.kind() == FieldKind.STRING) {
       return compareStrings(
           bb, pa == 0 ? -1 : pa + bb.getInt(pa), pb == 0 ? -1 : pb + bb.getInt(pb));
@@ -88,26 +88,12 @@ public final class KeyOrder {
     return Integer.compare(la, lb);
   }
 
-  /**
-   * Where the table at {@code table} holds the field at vtable offset {@code slot}; 0 if absent.
-   */
-  private static int fieldAt(ByteBuffer bb, int table, int slot) {
-    int vt = table - bb.getInt(table);
-    int off = slot < (bb.getShort(vt) & 0xffff) ? bb.getShort(vt + slot) & 0xffff : 0;
-    return off == 0 ? 0 : table + off;
-  }
-
   /** The scalar of {@code kind} at {@code p}, as raw bits: unsigned kinds zero-extended. */
   private static long scalar(ByteBuffer bb, int p, FieldKind kind) {
     return switch (kind) {
-      case BOOL, UBYTE -> bb.get(p) & 0xffL;
-      case BYTE -> bb.get(p);
-      case SHORT -> bb.getShort(p);
-      case USHORT -> bb.getShort(p) & 0xffffL;
-      case INT -> bb.getInt(p);
-      case UINT, FLOAT -> bb.getInt(p) & 0xffff_ffffL;
-      case LONG, ULONG, DOUBLE -> bb.getLong(p);
-      default -> throw new IllegalArgumentException("not a scalar key: " + kind);
+      case FLOAT -> bb.getInt(p) & 0xffff_ffffL;
+      case DOUBLE -> bb.getLong(p);
+      default -> RecordsBuffer.integer(bb, kind, p);
     };
   }
 }

@@ -1,20 +1,22 @@
-package dev.flatdump.artifact;
+package dev.flatdump.encode.engine;
 
 import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.SchemaPlan;
 import java.nio.ByteBuffer;
 
 /**
- * Where things are in a shard, for the readers that walk it through the plan ({@link RecordJson},
- * {@link DedupAudit}, {@link SchemaExportVerifier}). The buffer is little-endian and has passed
- * {@link SchemaVerifier}: offsets are followed as they are. Static.
+ * Where things are in a FlatBuffer: the one place that follows a table's vtable to a field, reads a
+ * string or an integer of a kind, and finds a shard's records vector. For the engine's key order
+ * and for the readers of an export (its JSON, its de-dup audit, its protobuf baseline, the
+ * verifier's records). The buffer is little-endian and its offsets are trusted: a shard read from a
+ * file has passed the structural check first. Static.
  */
-final class RecordsBuffer {
+public final class RecordsBuffer {
 
   private RecordsBuffer() {}
 
   /** The records vector's position in {@code bb}, or 0 when the root does not have it. */
-  static int recordsVector(ByteBuffer bb, SchemaPlan plan) {
+  public static int recordsVector(ByteBuffer bb, SchemaPlan plan) {
     int start = bb.position();
     int root = start + bb.getInt(start);
     int field = fieldPosition(bb, root, plan.records().slot());
@@ -22,7 +24,7 @@ final class RecordsBuffer {
   }
 
   /** The string whose offset lies at {@code p}. */
-  static String string(ByteBuffer bb, int p) {
+  public static String string(ByteBuffer bb, int p) {
     int s = p + bb.getInt(p);
     byte[] bytes = new byte[bb.getInt(s)];
     bb.get(s + 4, bytes);
@@ -30,7 +32,7 @@ final class RecordsBuffer {
   }
 
   /** Where the field of vtable offset {@code slot} lies in the table at {@code table}, or 0. */
-  static int fieldPosition(ByteBuffer bb, int table, int slot) {
+  public static int fieldPosition(ByteBuffer bb, int table, int slot) {
     int vtable = table - bb.getInt(table);
     int vtableSize = bb.getShort(vtable) & 0xffff;
     if (slot >= vtableSize) {
@@ -41,7 +43,7 @@ final class RecordsBuffer {
   }
 
   /** The integer (or bool) of kind {@code kind} at {@code p}: signed kinds sign-extended. */
-  static long integer(ByteBuffer bb, FieldKind kind, int p) {
+  public static long integer(ByteBuffer bb, FieldKind kind, int p) {
     return switch (kind) {
       case BOOL, UBYTE -> bb.get(p) & 0xffL;
       case BYTE -> bb.get(p);
