@@ -10,7 +10,6 @@ import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.encode.plan.TablePlan;
-import dev.flatdump.schema.pb.OrganizationsProto;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -24,13 +23,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The records of a shard written as protobuf, onto a {@code .proto} twin of the schema: a message
- * named as the root table, whose field named as the records field repeats the record's twin, and
- * for each table or struct a message with a field of the same name for each of its fields. The
- * output of one export is that root message, written one record at a time, byte for byte as
- * protobuf's own serializer writes it: fields in number order, proto3 defaults left out, repeated
- * numbers packed. The mapping is checked once, when built: a field with no twin, or whose values
- * its twin cannot hold, refuses the schema. Not thread-safe: it reuses its buffers.
+ * The records of a shard written as protobuf, onto a protobuf twin of the schema ({@link
+ * ProtobufTwin} derives one from any schema; a user's own {@code .proto} maps too): a message named
+ * as the root table, whose field named as the records field repeats the record's twin, and for each
+ * table or struct a message with a field of the same name for each of its fields. The output of one
+ * export is that root message, written one record at a time, byte for byte as protobuf's own
+ * serializer writes it: fields in number order, proto3 defaults left out, repeated numbers packed.
+ * The mapping is checked once, when built: a field with no twin, or whose values its twin cannot
+ * hold, refuses the schema. Not thread-safe: it reuses its buffers.
  */
 public final class RecordProtobuf {
 
@@ -51,13 +51,12 @@ public final class RecordProtobuf {
   }
 
   /**
-   * The records of {@code plan} onto the twin flatdump bundles, {@code schemas/organizations.proto}
-   * (for {@code organizations.fbs}).
+   * The records of {@code plan} onto its twin derived from the schema ({@link ProtobufTwin}).
    *
-   * @throws IllegalArgumentException when the schema does not map onto it; the message says where
+   * @throws IllegalArgumentException when the schema has no twin; the message names the field
    */
-  public static RecordProtobuf organizations(SchemaPlan plan) {
-    return of(plan, OrganizationsProto.getDescriptor());
+  public static RecordProtobuf of(SchemaPlan plan) {
+    return of(plan, ProtobufTwin.of(plan));
   }
 
   /**
@@ -325,14 +324,19 @@ public final class RecordProtobuf {
             f, pb, compile(plan, f.typeIndex(), pb.getMessageType(), compiled, at), null);
       }
       default -> {
-        if (f.enumIndex() >= 0) {
-          if (type != FieldDescriptor.Type.ENUM) {
-            throw mismatch(at, f, pb, "an enum needs an enum");
-          }
-          yield new Field(f, pb, null, enumNumbers(plan.enums().get(f.enumIndex()), pb, at));
+        if (f.enumIndex() >= 0 && type == FieldDescriptor.Type.ENUM) {
+          EnumPlan e = plan.enums().get(f.enumIndex());
+          yield new Field(f, pb, null, enumNumbers(e, f, pb, at));
         }
         if (!holds(type, kind)) {
-          throw mismatch(at, f, pb, "it cannot hold every " + kind.name().toLowerCase());
+          throw mismatch(
+              at,
+              f,
+              pb,
+              f.enumIndex() >= 0
+                  ? "an enum needs an enum, or an integer that holds every "
+                      + kind.name().toLowerCase()
+                  : "it cannot hold every " + kind.name().toLowerCase());
         }
         yield new Field(f, pb, null, null);
       }
@@ -359,7 +363,12 @@ public final class RecordProtobuf {
     };
   }
 
-  private static Map<Long, Integer> enumNumbers(EnumPlan e, FieldDescriptor pb, String at) {
+  /**
+   * The protobuf number of each value of {@code e}, by name; and of field {@code f}'s default when
+   * {@code e} does not declare it (a {@code bit_flags} enum's 0), by number.
+   */
+  private static Map<Long, Integer> enumNumbers(
+      EnumPlan e, FieldPlan f, FieldDescriptor pb, String at) {
     Map<Long, Integer> numbers = new HashMap<>();
     for (var entry : e.byName().entrySet()) {
       EnumValueDescriptor v = pb.getEnumType().findValueByName(entry.getKey());
@@ -372,6 +381,21 @@ public final class RecordProtobuf {
                 + entry.getKey());
       }
       numbers.put(entry.getValue(), v.getNumber());
+    }
+    long absent = f.defaultInteger();
+    if (f.kind() != FieldKind.VECTOR && !f.optional() && !numbers.containsKey(absent)) {
+      EnumValueDescriptor v =
+          absent == (int) absent ? pb.getEnumType().findValueByNumber((int) absent) : null;
+      if (v == null) {
+        throw new IllegalArgumentException(
+            at
+                + ": protobuf enum "
+                + pb.getEnumType().getFullName()
+                + " has no value numbered "
+                + absent
+                + ", the field's default");
+      }
+      numbers.put(absent, v.getNumber());
     }
     return numbers;
   }

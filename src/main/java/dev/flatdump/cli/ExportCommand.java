@@ -135,8 +135,8 @@ public final class ExportCommand implements Callable<Integer> {
       defaultValue = "none",
       paramLabel = "LIST",
       description =
-          "Baselines measured for the report: plain, strings, protobuf (for the organizations"
-              + " schema, which has a .proto twin), json, or none (default: ${DEFAULT-VALUE}).")
+          "Baselines measured for the report: plain, strings, protobuf (one message per record,"
+              + " derived from the schema), json, or none (default: ${DEFAULT-VALUE}).")
   private String compare;
 
   // 128 MiB: a shard's buffer stops doubling at the shard size + 1 MiB (ShardBuilder), and

@@ -15,8 +15,8 @@ public enum Baseline {
   /** FlatBuffers sharing equal strings only: the article's second encoding. */
   STRINGS("strings", "FlatBuffers, strings de-dup only"),
 
-  /** One protobuf {@code Organizations} message (schemas/organizations.proto). */
-  PROTOBUF("protobuf", "protobuf Organizations message"),
+  /** Protobuf, one message per record, onto the twin derived from the schema. */
+  PROTOBUF("protobuf", "protobuf, one message per record"),
 
   /** JSON lines as mongoexport writes them. */
   JSON("json", "JSON lines (mongoexport style)");

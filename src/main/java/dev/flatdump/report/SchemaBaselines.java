@@ -23,10 +23,10 @@ import java.util.Set;
  * sizes. The FlatBuffers baselines encode the source documents again with the same engine and other
  * de-dup settings ({@link #addDocument}; documents the schema refuses are left out, as the export
  * left them out), cutting a shard at {@code maxShardBytes}. Protobuf and JSON lines are written
- * from the exported records ({@link #addShard}): protobuf onto the {@code .proto} twin of the
- * schema ({@link RecordProtobuf}; flatdump bundles one, for {@code organizations.fbs}), JSON lines
- * as {@code inspect --json} prints them. Compressed bytes are counted, never kept. Not thread-safe;
- * holds native zstd memory until {@link #finish} or {@link #close}.
+ * from the exported records ({@link #addShard}): protobuf onto the twin derived from the schema
+ * ({@link RecordProtobuf}, {@link dev.flatdump.artifact.ProtobufTwin}), one message per record,
+ * JSON lines as {@code inspect --json} prints them. Compressed bytes are counted, never kept. Not
+ * thread-safe; holds native zstd memory until {@link #finish} or {@link #close}.
  */
 public final class SchemaBaselines implements Closeable {
 
@@ -75,20 +75,18 @@ public final class SchemaBaselines implements Closeable {
   }
 
   /**
-   * The protobuf twin of the schema: flatdump bundles one, {@code organizations.proto}, which
-   * {@code organizations.fbs} maps onto.
+   * The protobuf writer of the schema's records, onto the twin derived from the schema ({@link
+   * dev.flatdump.artifact.ProtobufTwin}).
    *
-   * @throws IllegalArgumentException when the schema does not map onto it, saying where
+   * @throws IllegalArgumentException when the schema has no twin (a field protobuf cannot number),
+   *     saying where
    */
   public static RecordProtobuf protobufTwin(SchemaPlan plan) {
     try {
-      return RecordProtobuf.organizations(plan);
+      return RecordProtobuf.of(plan);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "the protobuf baseline needs a protobuf twin of the schema, and flatdump has one for"
-              + " organizations.fbs only: "
-              + e.getMessage(),
-          e);
+          "the protobuf baseline cannot map the schema: " + e.getMessage(), e);
     }
   }
 

@@ -50,4 +50,24 @@ class ExportUsageTest {
     assertThat(run.err()).contains("--job-repository must be a JDBC URL");
     assertThat(dir.resolve("out")).doesNotExist();
   }
+
+  @Test
+  void refusesProtobufForASchemaWhoseFieldProtobufCannotNumber() throws Exception {
+    // field 18999's protobuf twin would be number 19000, which protobuf reserves
+    String fields =
+        java.util.stream.IntStream.range(0, 19_000)
+            .mapToObj(i -> "f" + i + ": int;")
+            .collect(java.util.stream.Collectors.joining());
+    Path schema =
+        java.nio.file.Files.writeString(
+            dir.resolve("wide.fbs"),
+            "table Wide {" + fields + "} table Root { ws: [Wide]; } root_type Root;");
+
+    CliRun run = export(Map.of(), "--schema", schema.toString(), "--compare", "json,protobuf");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+    assertThat(run.err())
+        .contains("--compare protobuf: the protobuf baseline cannot map the schema: Wide.f18999");
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
 }

@@ -2,9 +2,11 @@ package dev.flatdump.report;
 
 import static dev.flatdump.testing.SchemaFixtures.bson;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.DynamicMessage;
 import dev.flatdump.artifact.Compression;
+import dev.flatdump.artifact.ProtobufTwin;
 import dev.flatdump.artifact.RecordJson;
 import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.bench.samples.Org;
@@ -157,14 +159,47 @@ class SchemaBaselinesTest {
   }
 
   @Test
-  void refusesProtobufForASchemaWithNoTwin() throws Exception {
+  void measuresProtobufForAnySchemaFromTheExportedRecords() throws Exception {
     SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
-    assertThatIllegalArgumentException()
-        .isThrownBy(
-            () ->
-                new SchemaBaselines(
-                    fx.plan, EnumSet.of(Baseline.PROTOBUF), gzip(), zstd(), 1L << 30))
-        .withMessageContaining("the protobuf baseline needs a protobuf twin of the schema");
+    Descriptor root = ProtobufTwin.of(fx.plan).findMessageTypeByName("Root");
+    Descriptor r = root.findFieldByName("rs").getMessageType();
+    Descriptor attr = r.findFieldByName("attrs").getMessageType();
+    List<byte[]> all = docs();
+    List<byte[]> fitting = new ArrayList<>();
+    // what protobuf's own serializer writes for the same records, built from what docs() says
+    DynamicMessage.Builder expected = DynamicMessage.newBuilder(root);
+    for (int i = 0; i < all.size(); i++) {
+      if (i % 50 == 7) {
+        continue; // its size does not fit a short: not exported
+      }
+      fitting.add(all.get(i));
+      DynamicMessage.Builder a =
+          DynamicMessage.newBuilder(attr).setField(attr.findFieldByName("id"), "attribute-id");
+      if (i % 3 != 0) {
+        a.setField(attr.findFieldByName("size"), i % 3);
+      }
+      expected.addRepeatedField(
+          root.findFieldByName("rs"),
+          DynamicMessage.newBuilder(r)
+              .setField(r.findFieldByName("name"), "organization-name-" + (i % 4))
+              .addRepeatedField(r.findFieldByName("tags"), "a-long-tag")
+              .addRepeatedField(r.findFieldByName("tags"), "t")
+              .addRepeatedField(r.findFieldByName("attrs"), a.build())
+              .build());
+    }
+    ByteBuffer exported =
+        fx.encode(
+            new RecordEncoder(fx.plan, new Sharing(fx.plan, Sharing.Kinds.ALL), false), fitting);
+
+    List<BaselineSize> sizes;
+    try (SchemaBaselines b =
+        new SchemaBaselines(fx.plan, EnumSet.of(Baseline.PROTOBUF), gzip(), zstd(), 1L << 30)) {
+      b.addShard(exported);
+      sizes = b.finish();
+    }
+
+    assertThat(sizes).extracting(BaselineSize::baseline).containsExactly(Baseline.PROTOBUF);
+    assertThat(sizes.get(0).bytes()).isEqualTo(expected.build().getSerializedSize());
   }
 
   @Test
