@@ -18,8 +18,9 @@ import java.util.Objects;
  * @param enumIndex for an enum, or a vector of one: the index of its {@link EnumPlan} in {@link
  *     SchemaPlan#enums()}; -1 otherwise
  * @param required whether the schema says {@code (required)}: a missing value rejects the document
- * @param optional whether it is an optional scalar ({@code = null}): absent unless given, never its
- *     default
+ * @param optional what the binary schema says: for a scalar, whether it is optional ({@code =
+ *     null}), absent unless given and never its default; for a string, table or vector, whether it
+ *     is not required
  * @param deprecated whether the schema says {@code (deprecated)}: never written, its BSON field is
  *     skipped as unknown
  * @param key whether the schema says {@code (key)}: a vector of its table or struct is written
