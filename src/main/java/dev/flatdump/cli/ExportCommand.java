@@ -322,31 +322,49 @@ public final class ExportCommand implements Callable<Integer> {
       missing.add("--out");
     }
     MongoTarget.requireNone(missing);
-    PrintWriter err = spec.commandLine().getErr();
-    PrintWriter outw = spec.commandLine().getOut();
-    ExportOptions options =
-        new ExportOptions(
-            ConnectionStrings.hosts(mongo.uri),
-            mongo.db,
-            mongo.collection,
-            out,
-            query,
-            ExportOptions.parseList(compress),
-            gzipLevel,
-            zstdLevel,
-            DedupOptions.parse(dedup),
-            ExportOptions.parseList(compare),
-            ByteSizes.parse(shardSize),
-            maxRejects,
-            batchSize,
-            runDate == null ? LocalDate.now() : runDate,
-            newRun ? System.currentTimeMillis() : 0L,
-            keep,
-            fsyncSource,
-            schema,
-            strict,
-            partitions);
+    ExportOptions options = options();
     requireMappable(schema, options.compare()); // the schema as the user spelled it
+    requireConsistent();
+    requireJdbcUrl(jobRepository);
+    RemotePartitions remotes = remotePartitions(options);
+    PrintWriter err = spec.commandLine().getErr();
+    err.println(
+        "flatdump: exporting "
+            + mongo.namespace()
+            + " from "
+            + ConnectionStrings.mask(mongo.uri)
+            + " into "
+            + options.out());
+    err.flush();
+    return exitCode(launch(options, remotes), options);
+  }
+
+  private ExportOptions options() {
+    return new ExportOptions(
+        ConnectionStrings.hosts(mongo.uri),
+        mongo.db,
+        mongo.collection,
+        out,
+        query,
+        ExportOptions.parseList(compress),
+        gzipLevel,
+        zstdLevel,
+        DedupOptions.parse(dedup),
+        ExportOptions.parseList(compare),
+        ByteSizes.parse(shardSize),
+        maxRejects,
+        batchSize,
+        runDate == null ? LocalDate.now() : runDate,
+        newRun ? System.currentTimeMillis() : 0L,
+        keep,
+        fsyncSource,
+        schema,
+        strict,
+        partitions);
+  }
+
+  /** Options that exclude each other or are out of range, before anything starts. */
+  private void requireConsistent() {
     if (restart && newRun) {
       throw new IllegalArgumentException("--restart and --new-run exclude each other");
     }
@@ -356,39 +374,38 @@ public final class ExportCommand implements Callable<Integer> {
     if (progressSeconds < 1) {
       throw new IllegalArgumentException("--progress-seconds must be >= 1, got " + progressSeconds);
     }
-    requireJdbcUrl(jobRepository);
+  }
+
+  /** The workers of {@code --remote}, or null for partitions in this process. */
+  private RemotePartitions remotePartitions(ExportOptions options) {
+    if (!remote) {
+      if (broker != null) {
+        throw new IllegalArgumentException("--broker is for --remote");
+      }
+      return null;
+    }
+    if (!options.partitioned()) {
+      throw new IllegalArgumentException("--remote needs --partitions above 1");
+    }
+    if (broker == null) {
+      throw new IllegalArgumentException("--remote needs --broker tcp://HOST:PORT");
+    }
+    if (jobRepository == null || jobRepository.startsWith("jdbc:h2:file:")) {
+      throw new IllegalArgumentException(
+          "--remote needs a --job-repository that the workers share, such as"
+              + " jdbc:postgresql://HOST:PORT/DB; an H2 file is this machine's alone");
+    }
+    return new RemotePartitions(broker, Duration.ofSeconds(workerTimeout));
+  }
+
+  /** Runs the job (or resumes it), printing progress meanwhile. */
+  private ExportLauncher.Result launch(ExportOptions options, RemotePartitions remotes) {
     String repo =
         jobRepository != null
             ? jobRepository
             : ExportLauncher.defaultJobRepositoryUrl(options.out());
-    RemotePartitions remotes = null;
-    if (remote) {
-      if (!options.partitioned()) {
-        throw new IllegalArgumentException("--remote needs --partitions above 1");
-      }
-      if (broker == null) {
-        throw new IllegalArgumentException("--remote needs --broker tcp://HOST:PORT");
-      }
-      if (jobRepository == null || jobRepository.startsWith("jdbc:h2:file:")) {
-        throw new IllegalArgumentException(
-            "--remote needs a --job-repository that the workers share, such as"
-                + " jdbc:postgresql://HOST:PORT/DB; an H2 file is this machine's alone");
-      }
-      remotes = new RemotePartitions(broker, Duration.ofSeconds(workerTimeout));
-    } else if (broker != null) {
-      throw new IllegalArgumentException("--broker is for --remote");
-    }
-    err.println(
-        "flatdump: exporting "
-            + mongo.namespace()
-            + " from "
-            + ConnectionStrings.mask(mongo.uri)
-            + " into "
-            + options.out());
-    err.flush();
     boolean live = ProgressPrinter.onTerminal();
-    var progress = new ProgressPrinter(err, live);
-    ExportLauncher.Result result;
+    var progress = new ProgressPrinter(spec.commandLine().getErr(), live);
     try (MongoClient client = mongo.connect()) {
       var runtime =
           new JobRuntime(
@@ -398,15 +415,20 @@ public final class ExportCommand implements Callable<Integer> {
               Duration.ofSeconds(live ? 1 : progressSeconds),
               compressThreads == null ? Compression.defaultThreads() : compressThreads,
               remotes);
-      result =
-          ExportLauncher.run(
-              options,
-              new UploadOptions(upload, s3Endpoint, s3Region, s3PathStyle),
-              restart ? ExportLauncher.Mode.RESTART : ExportLauncher.Mode.AUTO,
-              runtime);
+      return ExportLauncher.run(
+          options,
+          new UploadOptions(upload, s3Endpoint, s3Region, s3PathStyle),
+          restart ? ExportLauncher.Mode.RESTART : ExportLauncher.Mode.AUTO,
+          runtime);
     } finally {
       progress.finish();
     }
+  }
+
+  /** Says how the run ended: the summary on stdout when it completed, why not on stderr. */
+  private int exitCode(ExportLauncher.Result result, ExportOptions options) {
+    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter outw = spec.commandLine().getOut();
     return switch (result.outcome()) {
       case NOTHING_TO_RESTART -> {
         err.println("flatdump: --restart: no failed run into " + options.out() + " to resume");
