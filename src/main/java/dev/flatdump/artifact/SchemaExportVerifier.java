@@ -1,5 +1,6 @@
 package dev.flatdump.artifact;
 
+import dev.flatdump.encode.engine.Utf8;
 import dev.flatdump.encode.plan.EnumPlan;
 import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
@@ -358,7 +359,7 @@ public final class SchemaExportVerifier {
     }
 
     private void requireUtf8(int start, int length, String path) {
-      if (VerifierUtf8.firstInvalid(bytes, start, length) >= 0) {
+      if (Utf8.firstInvalid(bytes, start, length) >= 0) {
         throw new NotFit(path, "not valid UTF-8");
       }
     }
