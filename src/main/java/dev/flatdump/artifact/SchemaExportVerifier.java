@@ -585,16 +585,7 @@ public final class SchemaExportVerifier {
     } else {
       throw new NotFit(path, "expected an integer for " + kind.name().toLowerCase());
     }
-    // a signed kind of n bits holds -2^(n-1) .. 2^(n-1) - 1, an unsigned one 0 .. 2^n - 1
-    int width = 8 * kind.inlineSize();
-    boolean signed =
-        kind == FieldKind.BYTE
-            || kind == FieldKind.SHORT
-            || kind == FieldKind.INT
-            || kind == FieldKind.LONG;
-    BigInteger min = signed ? BigInteger.ONE.shiftLeft(width - 1).negate() : BigInteger.ZERO;
-    BigInteger max = BigInteger.ONE.shiftLeft(signed ? width - 1 : width).subtract(BigInteger.ONE);
-    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+    if (!kind.fits(value)) {
       throw new NotFit(path, value + " out of range for " + kind.name().toLowerCase());
     }
     long bits = value.longValue();
