@@ -7,9 +7,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
@@ -51,21 +48,21 @@ final class ExportCheckCopies {
               "copies " + shardName + ", which the manifest does not list as a shard"));
       return;
     }
-    MessageDigest md = sha256();
     long bytes = 0;
+    String sha;
     try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), BUFFER);
-        InputStream in = new DigestInputStream(decompressing(copy.format(), raw), md)) {
+        DigestInputStream in = Checksums.digesting(decompressing(copy.format(), raw))) {
       byte[] buf = new byte[BUFFER];
       for (int n; (n = in.read(buf)) >= 0; ) {
         bytes += n;
       }
+      sha = Checksums.hex(in.getMessageDigest());
     } catch (IOException e) {
       problems.add(
           new ExportChecker.Problem(
               copy.name(), "does not decompress (" + copy.format() + "): " + e.getMessage()));
       return;
     }
-    String sha = HexFormat.of().formatHex(md.digest());
     if (bytes != shard.bytes() || !sha.equals(shard.sha256())) {
       problems.add(
           new ExportChecker.Problem(
@@ -87,13 +84,5 @@ final class ExportCheckCopies {
     // Both throw IOException for a corrupt or truncated stream (ZipException, EOFException,
     // ZstdIOException); zstd frames written by flatdump also carry a checksum.
     return "gzip".equals(format) ? new GZIPInputStream(in, BUFFER) : new ZstdInputStream(in);
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
   }
 }

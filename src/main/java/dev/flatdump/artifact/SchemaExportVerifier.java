@@ -1,6 +1,7 @@
 package dev.flatdump.artifact;
 
 import dev.flatdump.encode.Reject;
+import dev.flatdump.encode.engine.Utf8;
 import dev.flatdump.encode.plan.EnumPlan;
 import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
@@ -358,7 +359,7 @@ public final class SchemaExportVerifier {
     }
 
     private void requireUtf8(int start, int length, String path) {
-      if (VerifierUtf8.firstInvalid(bytes, start, length) >= 0) {
+      if (Utf8.firstInvalid(bytes, start, length) >= 0) {
         throw new NotFit(path, "not valid UTF-8");
       }
     }
@@ -584,16 +585,7 @@ public final class SchemaExportVerifier {
     } else {
       throw new NotFit(path, "expected an integer for " + kind.name().toLowerCase());
     }
-    // a signed kind of n bits holds -2^(n-1) .. 2^(n-1) - 1, an unsigned one 0 .. 2^n - 1
-    int width = 8 * kind.inlineSize();
-    boolean signed =
-        kind == FieldKind.BYTE
-            || kind == FieldKind.SHORT
-            || kind == FieldKind.INT
-            || kind == FieldKind.LONG;
-    BigInteger min = signed ? BigInteger.ONE.shiftLeft(width - 1).negate() : BigInteger.ZERO;
-    BigInteger max = BigInteger.ONE.shiftLeft(signed ? width - 1 : width).subtract(BigInteger.ONE);
-    if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+    if (!kind.fits(value)) {
       throw new NotFit(path, value + " out of range for " + kind.name().toLowerCase());
     }
     long bits = value.longValue();

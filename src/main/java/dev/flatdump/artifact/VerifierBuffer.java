@@ -1,5 +1,6 @@
 package dev.flatdump.artifact;
 
+import dev.flatdump.encode.engine.Utf8;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.BitSet;
@@ -251,7 +252,7 @@ final class VerifierBuffer {
               + limits.maxStringBytes()
               + " bytes of strings: the buffer's strings overlap");
     }
-    int bad = VerifierUtf8.firstInvalid(buf, base + (int) s + UOFFSET, (int) length);
+    int bad = Utf8.firstInvalid(buf, base + (int) s + UOFFSET, (int) length);
     if (bad >= 0) {
       return fail(s + UOFFSET + bad, name, "the string is not valid UTF-8 at its byte " + bad);
     }

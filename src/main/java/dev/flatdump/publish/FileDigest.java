@@ -1,14 +1,13 @@
 package dev.flatdump.publish;
 
+import dev.flatdump.artifact.Checksums;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -31,8 +30,8 @@ record FileDigest(long size, byte[] sha256, long partSize, List<byte[]> partSha2
 
   /** Reads {@code file} once; {@code partSize} 0 digests it whole only. */
   static FileDigest of(Path file, long partSize) throws IOException {
-    MessageDigest whole = newDigest();
-    MessageDigest part = newDigest();
+    MessageDigest whole = Checksums.newDigest();
+    MessageDigest part = Checksums.newDigest();
     List<byte[]> parts = new ArrayList<>();
     long size = 0;
     long inPart = 0;
@@ -78,8 +77,9 @@ record FileDigest(long size, byte[] sha256, long partSize, List<byte[]> partSha2
     return Math.min(partSize, size - partOffset(index));
   }
 
+  /** The whole file's digest as the manifest lists it: lowercase hex. */
   String hex() {
-    return HexFormat.of().formatHex(sha256);
+    return Checksums.hex(sha256);
   }
 
   /** The whole file's digest as S3 writes a single object's checksum: base64. */
@@ -99,16 +99,8 @@ record FileDigest(long size, byte[] sha256, long partSize, List<byte[]> partSha2
     if (!multipart()) {
       return null;
     }
-    MessageDigest md = newDigest();
+    MessageDigest md = Checksums.newDigest();
     partSha256.forEach(md::update);
     return Base64.getEncoder().encodeToString(md.digest()) + "-" + partSha256.size();
-  }
-
-  private static MessageDigest newDigest() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every JDK has SHA-256", e);
-    }
   }
 }

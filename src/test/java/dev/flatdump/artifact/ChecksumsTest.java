@@ -3,13 +3,16 @@ package dev.flatdump.artifact;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.DigestInputStream;
 import java.security.DigestOutputStream;
+import java.security.MessageDigest;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +74,27 @@ class ChecksumsTest {
 
     assertThat(Checksums.hex(digesting.getMessageDigest())).isEqualTo(SHA256_ABC);
     assertThat(out.toString(StandardCharsets.US_ASCII)).isEqualTo("abc");
+  }
+
+  @Test
+  void aDigestingInputStreamHashesWhatIsReadThroughIt() throws IOException {
+    DigestInputStream digesting =
+        Checksums.digesting(new ByteArrayInputStream("abc".getBytes(StandardCharsets.US_ASCII)));
+
+    assertThat(digesting.readAllBytes()).asString(StandardCharsets.US_ASCII).isEqualTo("abc");
+    assertThat(Checksums.hex(digesting.getMessageDigest())).isEqualTo(SHA256_ABC);
+  }
+
+  @Test
+  void aNewDigestIsSha256AndItsBytesFormatAsLowercaseHex() {
+    MessageDigest md = Checksums.newDigest();
+    md.update("ab".getBytes(StandardCharsets.US_ASCII));
+    md.update((byte) 'c');
+
+    assertThat(md.getAlgorithm()).isEqualTo("SHA-256");
+    assertThat(Checksums.hex(md.digest())).isEqualTo(SHA256_ABC);
+    assertThat(Checksums.hex(new byte[] {0x00, 0x0f, (byte) 0xab, (byte) 0xff}))
+        .isEqualTo("000fabff");
   }
 
   @Test

@@ -90,7 +90,11 @@ final class LeafShape {
   final long[] defaults;
   final boolean[] omittable;
 
-  /** Per element of {@link #INT32} or {@link #INT64}, the range of its field's kind. */
+  /**
+   * Per element of {@link #INT32} or {@link #INT64}, the range of its field's kind ({@link
+   * FieldKind#min()}, {@link FieldKind#max()}), which the readers check as {@link Scalars#inRange}
+   * does.
+   */
   final long[] min;
 
   final long[] max;
@@ -347,9 +351,8 @@ final class LeafShape {
         omittable[k] = TableLayout.leftOutAtDefault(f);
         defaults[k] = defaultBits[fi];
         if (ops[k] == INT32 || ops[k] == INT64) {
-          long[] range = range(f.kind());
-          min[k] = range[0];
-          max[k] = range[1];
+          min[k] = f.kind().min();
+          max[k] = f.kind().max();
         }
       }
       int value = nameEnd + 1;
@@ -430,26 +433,11 @@ final class LeafShape {
     }
     return switch (type) {
       case Bson.BOOLEAN -> kind == FieldKind.BOOL ? BOOL : CONVERT;
-      case Bson.INT32 -> range(kind) != null ? INT32 : CONVERT;
-      case Bson.INT64 -> range(kind) != null ? INT64 : CONVERT;
+      case Bson.INT32 -> kind.isInteger() ? INT32 : CONVERT;
+      case Bson.INT64 -> kind.isInteger() ? INT64 : CONVERT;
       case Bson.DOUBLE -> kind == FieldKind.DOUBLE ? BITS64 : CONVERT;
       case Bson.DATE_TIME -> kind == FieldKind.LONG ? BITS64 : CONVERT;
       default -> CONVERT;
-    };
-  }
-
-  /** The values an integer kind holds, as {@link Scalars#inRange} checks them; null for others. */
-  private static long[] range(FieldKind kind) {
-    return switch (kind) {
-      case BYTE -> new long[] {Byte.MIN_VALUE, Byte.MAX_VALUE};
-      case UBYTE -> new long[] {0, 0xFF};
-      case SHORT -> new long[] {Short.MIN_VALUE, Short.MAX_VALUE};
-      case USHORT -> new long[] {0, 0xFFFF};
-      case INT -> new long[] {Integer.MIN_VALUE, Integer.MAX_VALUE};
-      case UINT -> new long[] {0, 0xFFFF_FFFFL};
-      case LONG -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
-      case ULONG -> new long[] {0, Long.MAX_VALUE};
-      default -> null;
     };
   }
 

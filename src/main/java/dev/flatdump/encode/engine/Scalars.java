@@ -89,21 +89,12 @@ final class Scalars {
     }
   }
 
-  /** {@code v} when {@code kind} holds it; a {@code ulong} takes no negative number. */
+  /**
+   * {@code v} when {@code kind} holds it ({@link FieldKind#fits(long)}: a {@code ulong} takes no
+   * negative number); else the document is rejected.
+   */
   static long inRange(FieldKind kind, long v, EncodePath path) {
-    boolean fits =
-        switch (kind) {
-          case BYTE -> v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE;
-          case UBYTE -> v >= 0 && v <= 0xFF;
-          case SHORT -> v >= Short.MIN_VALUE && v <= Short.MAX_VALUE;
-          case USHORT -> v >= 0 && v <= 0xFFFF;
-          case INT -> v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE;
-          case UINT -> v >= 0 && v <= 0xFFFF_FFFFL;
-          case LONG -> true;
-          case ULONG -> v >= 0;
-          default -> throw new IllegalArgumentException("not an integer kind: " + kind);
-        };
-    if (!fits) {
+    if (!kind.fits(v)) {
       throw path.reject(v + " out of range for " + name(kind));
     }
     return v;

@@ -1,20 +1,26 @@
 package dev.flatdump.encode.plan;
 
+import java.math.BigInteger;
+
 /**
  * What a field holds, as the FlatBuffers wire format sees it: each scalar width, a string, a struct
  * (inline), a table or a vector (both by offset). An enum field is its underlying integer kind,
- * with {@link FieldPlan#enumIndex()} set.
+ * with {@link FieldPlan#enumIndex()} set. An integer kind knows the values it holds ({@link
+ * #min()}, {@link #max()}, {@link #fits(long)}): the one statement of those ranges.
  */
 public enum FieldKind {
   BOOL(1),
-  BYTE(1),
-  UBYTE(1),
-  SHORT(2),
-  USHORT(2),
-  INT(4),
-  UINT(4),
-  LONG(8),
-  ULONG(8),
+  BYTE(1, Byte.MIN_VALUE, Byte.MAX_VALUE),
+  UBYTE(1, 0, 0xFF),
+  SHORT(2, Short.MIN_VALUE, Short.MAX_VALUE),
+  USHORT(2, 0, 0xFFFF),
+  INT(4, Integer.MIN_VALUE, Integer.MAX_VALUE),
+  UINT(4, 0, 0xFFFF_FFFFL),
+  LONG(8, Long.MIN_VALUE, Long.MAX_VALUE),
+  /**
+   * Holds 0 to 2^64 - 1; as a signed {@code long}, 0 to {@link Long#MAX_VALUE} ({@link #max()}).
+   */
+  ULONG(8, 0, Long.MAX_VALUE),
   FLOAT(4),
   DOUBLE(8),
   STRING(4),
@@ -23,9 +29,18 @@ public enum FieldKind {
   VECTOR(4);
 
   private final int size;
+  private final long min;
+  private final long max;
 
+  /** A kind that is not an integer: it has no range. */
   FieldKind(int size) {
+    this(size, 0, -1);
+  }
+
+  FieldKind(int size, long min, long max) {
     this.size = size;
+    this.min = min;
+    this.max = max;
   }
 
   /**
@@ -44,6 +59,58 @@ public enum FieldKind {
   /** Whether the value is an integer (bool excluded). */
   public boolean isInteger() {
     return ordinal() >= BYTE.ordinal() && ordinal() <= ULONG.ordinal();
+  }
+
+  /**
+   * The smallest value an integer kind holds: 0 for an unsigned one.
+   *
+   * @throws IllegalArgumentException for a kind that is not an integer
+   */
+  public long min() {
+    requireInteger();
+    return min;
+  }
+
+  /**
+   * The largest value an integer kind holds that a signed {@code long} can be: {@code 2^(n-1) - 1}
+   * for a signed kind of n bits, {@code 2^n - 1} for an unsigned one, but {@link Long#MAX_VALUE}
+   * for {@link #ULONG}, whose values from 2^63 up are negative as a {@code long}.
+   *
+   * @throws IllegalArgumentException for a kind that is not an integer
+   */
+  public long max() {
+    requireInteger();
+    return max;
+  }
+
+  /**
+   * Whether an integer kind holds {@code v}, read as signed: {@code min() <= v <= max()}. A {@code
+   * ulong} takes no negative number.
+   *
+   * @throws IllegalArgumentException for a kind that is not an integer
+   */
+  public boolean fits(long v) {
+    requireInteger();
+    return v >= min && v <= max;
+  }
+
+  /**
+   * Whether an integer kind holds {@code v}, of any size: {@link #fits(long)}, and for {@link
+   * #ULONG} also 2^63 to 2^64 - 1.
+   *
+   * @throws IllegalArgumentException for a kind that is not an integer
+   */
+  public boolean fits(BigInteger v) {
+    requireInteger();
+    return v.bitLength() < Long.SIZE
+        ? fits(v.longValue())
+        : this == ULONG && v.signum() > 0 && v.bitLength() == Long.SIZE;
+  }
+
+  private void requireInteger() {
+    if (!isInteger()) {
+      throw new IllegalArgumentException("not an integer kind: " + this);
+    }
   }
 
   /**

@@ -1,4 +1,4 @@
-package dev.flatdump.artifact;
+package dev.flatdump.encode.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,10 +13,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class VerifierUtf8Test {
+class Utf8Test {
 
+  /** The verifier's entry: a buffer read by absolute index. */
   private static int firstInvalid(byte[] bytes) {
-    return VerifierUtf8.firstInvalid(ByteBuffer.wrap(bytes), 0, bytes.length);
+    return Utf8.firstInvalid(ByteBuffer.wrap(bytes), 0, bytes.length);
+  }
+
+  /** The engine's entry: a range of an array, here with bytes before and after it. */
+  private static int firstInvalidInArray(byte[] bytes) {
+    byte[] padded = new byte[bytes.length + 10];
+    java.util.Arrays.fill(padded, (byte) 0xFF);
+    System.arraycopy(bytes, 0, padded, 3, bytes.length);
+    return Utf8.firstInvalid(padded, 3, 3 + bytes.length);
   }
 
   @Test
@@ -45,6 +54,45 @@ class VerifierUtf8Test {
     byte[] bytes = HexFormat.of().parseHex("41424344454647" + hex);
 
     assertThat(firstInvalid(bytes)).isEqualTo(7);
+    assertThat(firstInvalidInArray(bytes)).isEqualTo(7);
+  }
+
+  @Test
+  void theArrayAndTheBufferAgreeOnTheOffsetOfTheFirstBadSequence() {
+    SplittableRandom random = new SplittableRandom(2);
+    byte[] good = "añ日😀bcdefghij".getBytes(StandardCharsets.UTF_8);
+
+    for (int round = 0; round < 20_000; round++) {
+      byte[] bytes = new byte[random.nextInt(40)];
+      for (int i = 0; i < bytes.length; i++) {
+        bytes[i] = random.nextInt(4) == 0 ? (byte) random.nextInt(256) : good[i % good.length];
+      }
+
+      assertThat(firstInvalidInArray(bytes))
+          .as("%s", HexFormat.of().formatHex(bytes))
+          .isEqualTo(firstInvalid(bytes));
+    }
+  }
+
+  @Test
+  void aBufferIsReadByAbsoluteIndexWhateverItsPositionAndOrder() {
+    byte[] bytes = HexFormat.of().parseHex("4142434445464748494aeda080");
+    ByteBuffer buffer =
+        ByteBuffer.allocateDirect(bytes.length + 2).order(java.nio.ByteOrder.BIG_ENDIAN);
+    buffer.put(1, bytes).position(5);
+
+    assertThat(Utf8.firstInvalid(buffer, 1, bytes.length)).isEqualTo(10);
+    assertThat(Utf8.firstInvalid(buffer, 1, 10)).isEqualTo(-1);
+    assertThat(buffer.position()).isEqualTo(5);
+  }
+
+  @Test
+  void aReasonNamesTheBadByteAndItsOffsetInTheString() {
+    byte[] bytes = HexFormat.of().parseHex("ff41c3a9c0af");
+
+    assertThat(Utf8.reason(bytes, 1, bytes.length))
+        .isEqualTo("not valid UTF-8: byte 0xC0 at offset 3");
+    assertThat(Utf8.valid(bytes, 1, 4)).isTrue();
   }
 
   @Test
@@ -65,6 +113,7 @@ class VerifierUtf8Test {
       }
 
       boolean valid = firstInvalid(bytes) < 0;
+      assertThat(firstInvalidInArray(bytes) < 0).isEqualTo(valid);
 
       assertThat(valid)
           .as("%s", HexFormat.of().formatHex(bytes))
