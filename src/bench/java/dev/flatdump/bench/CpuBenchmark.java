@@ -5,6 +5,7 @@ import dev.flatdump.bench.samples.Org;
 import dev.flatdump.bench.samples.OrgCodec;
 import dev.flatdump.bench.samples.OrgGenerator;
 import dev.flatdump.bench.samples.Profile;
+import dev.flatdump.encode.engine.PutsOnly;
 import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;
@@ -103,13 +104,23 @@ public final class CpuBenchmark {
                 docs -> attributes(docs, new OrgCodec()::decode)),
             new Row(
                 "flatdump engine on organizations.fbs, all de-dup (the export's)",
-                engineRow(Sharing.Kinds.ALL)),
+                engineRow(
+                    (plan, capacity) ->
+                        new ShardBuilder(plan, Sharing.Kinds.ALL, false, capacity))),
             new Row(
                 "flatdump engine on organizations.fbs, strings only",
-                engineRow(new Sharing.Kinds(true, false, false))),
+                engineRow(
+                    (plan, capacity) ->
+                        new ShardBuilder(
+                            plan, new Sharing.Kinds(true, false, false), false, capacity))),
             new Row(
                 "protobuf: the decoded records built and serialized (as the articles)",
-                docs -> ProtobufFileCodec.message(decoded).toByteArray().length));
+                docs -> ProtobufFileCodec.message(decoded).toByteArray().length),
+            new Row(
+                "flatdump engine, all de-dup, tables through the builder's puts (no BuilderSpace)",
+                engineRow(
+                    (plan, capacity) ->
+                        PutsOnly.shardBuilder(plan, Sharing.Kinds.ALL, false, capacity))));
     long[][] nanos = new long[rows.size()][settings.runs()];
     long[][] allocated = new long[rows.size()][settings.runs()];
     long[] checksums = new long[rows.size()];
@@ -188,14 +199,15 @@ public final class CpuBenchmark {
   }
 
   /**
-   * The export's engine on the documents, with the schema bundled in the jar and {@code kinds} of
-   * de-dup: the finished buffer's size.
+   * The export's engine on the documents, with the schema bundled in the jar, in the shard builder
+   * made by {@code builder} (for a plan and a first buffer size): the finished buffer's size.
    */
-  private static ToLongFunction<List<RawBsonDocument>> engineRow(Sharing.Kinds kinds) {
+  private static ToLongFunction<List<RawBsonDocument>> engineRow(
+      java.util.function.BiFunction<SchemaPlan, Integer, ShardBuilder> builder) {
     SchemaPlan plan = SchemaFiles.bundled().plan();
     return documents -> {
       // what the export starts a default 128 MiB shard with at most: a quarter of it
-      var shard = new ShardBuilder(plan, kinds, false, 32 << 20);
+      var shard = builder.apply(plan, 32 << 20);
       for (RawBsonDocument document : documents) {
         var bytes = document.getByteBuffer();
         shard.add(bytes.array(), bytes.arrayOffset(), bytes.remaining());

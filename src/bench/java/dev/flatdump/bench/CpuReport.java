@@ -24,6 +24,7 @@ public record CpuReport(
 
   private static final int ALL = 2;
   private static final int STRINGS = 3;
+  private static final int PUTS_ONLY = 5;
 
   public CpuReport {
     rows = List.copyOf(rows);
@@ -31,10 +32,18 @@ public record CpuReport(
 
   /**
    * Rows that disagree: the engine with every de-dup must not write more bytes than with strings
-   * only. Empty when they agree.
+   * only, nor other bytes with its tables through the builder's puts. Empty when they agree.
    */
   public List<String> inconsistencies() {
     List<String> problems = new ArrayList<>();
+    if (rows.size() > PUTS_ONLY && rows.get(PUTS_ONLY).checksum() != rows.get(ALL).checksum()) {
+      problems.add(
+          "the engine wrote "
+              + rows.get(PUTS_ONLY).checksum()
+              + " bytes with tables through the builder's puts, not the "
+              + rows.get(ALL).checksum()
+              + " it writes straight into the builder's array");
+    }
     if (rows.get(ALL).checksum() > rows.get(STRINGS).checksum()) {
       problems.add(
           "the engine wrote "

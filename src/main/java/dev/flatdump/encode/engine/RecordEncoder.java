@@ -104,6 +104,11 @@ public final class RecordEncoder {
     this(plan, new Sharing(plan, Sharing.Kinds.NONE), strict);
   }
 
+  /** Tables through the builder's puts only ({@link TablePuts#putsOnly}). */
+  void putsOnly() {
+    writer.putsOnly();
+  }
+
   /**
    * @param sharing what to share, and the shard's index of what was written; {@link
    *     Sharing#clear()} it at each new shard

@@ -63,6 +63,14 @@ public final class ShardBuilder {
   }
 
   /**
+   * Writes tables through the builder's puts only, never straight into its array ({@link
+   * TablePuts#putsOnly}): the same bytes, for the benchmark of what {@code BuilderSpace} buys.
+   */
+  void putsOnly() {
+    encoder.putsOnly();
+  }
+
+  /**
    * Adds the document {@code doc[offset, offset + length)} as the shard's next record, starting a
    * shard if none is open.
    *

@@ -68,6 +68,13 @@ final class TableWriter {
     puts = tablePuts ? new TablePuts(plan, writeOrder) : null;
   }
 
+  /** Tables through the builder's puts only ({@link TablePuts#putsOnly}). */
+  void putsOnly() {
+    if (puts != null) {
+      puts.putsOnly();
+    }
+  }
+
   /** Writes into {@code builder} from now on. */
   void use(FlatBufferBuilder builder) {
     this.builder = builder;

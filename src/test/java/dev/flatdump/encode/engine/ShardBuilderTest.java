@@ -43,6 +43,20 @@ class ShardBuilderTest {
 
   @ParameterizedTest
   @EnumSource(Profile.class)
+  void writesTheSameBytesWhenTablesGoThroughTheBuildersPutsOnly(Profile profile) {
+    List<byte[]> docs = documents(profile, 5, 300);
+    for (Sharing.Kinds kinds : List.of(Sharing.Kinds.ALL, Sharing.Kinds.NONE)) {
+      var arrays = new ShardBuilder(PLAN, kinds, false, 1024);
+      var puts = new ShardBuilder(PLAN, kinds, false, 1024);
+      puts.putsOnly();
+      docs.forEach(d -> arrays.add(d, 0, d.length));
+      docs.forEach(d -> puts.add(d, 0, d.length));
+      assertThat(bytes(puts.finish())).isEqualTo(bytes(arrays.finish()));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Profile.class)
   void buildsTheSameBytesInTheBufferOfTheShardBefore(Profile profile) {
     List<byte[]> docs = documents(profile, 3, 120);
     // a large shard first, so that the smaller ones after it lie in bytes it wrote
