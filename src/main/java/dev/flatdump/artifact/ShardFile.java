@@ -1,5 +1,9 @@
 package dev.flatdump.artifact;
 
+import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 import java.util.Objects;
 
 /**
@@ -28,5 +32,20 @@ public record ShardFile(int index, String fileName, long records, long bytes, St
   /** The same shard under another file name (the bytes, and so the checksum, are the same). */
   public ShardFile named(String name) {
     return new ShardFile(index, name, records, bytes, sha256);
+  }
+
+  /**
+   * Maps this shard's file in {@code dir} read-only, unchecked: for the shards this run staged. The
+   * mapping lives until it is garbage collected.
+   *
+   * @throws ArtifactException when the file cannot be opened or mapped
+   */
+  public MappedByteBuffer map(Path dir) {
+    Path file = dir.resolve(fileName);
+    try (FileChannel ch = FileChannel.open(file)) {
+      return ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
+    } catch (IOException e) {
+      throw new ArtifactException("cannot read " + file + ": " + e.getMessage(), e);
+    }
   }
 }
