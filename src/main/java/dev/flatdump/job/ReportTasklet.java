@@ -114,8 +114,8 @@ final class ReportTasklet implements Tasklet {
         new SchemaBaselines(
             plan,
             Baseline.parse(String.join(",", options.compare())),
-            CompressTasklet.compression(options, "gzip", threads),
-            CompressTasklet.compression(options, "zstd", threads),
+            options.gzip(threads),
+            options.zstd(threads),
             options.shardSize())) {
       return BaselineMeasurement.measure(
           sizer,
