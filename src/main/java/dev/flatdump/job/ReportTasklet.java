@@ -40,8 +40,6 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  */
 final class ReportTasklet implements Tasklet {
 
-  static final String SUMMARY = "report.summary";
-
   private final JobRuntime runtime;
 
   ReportTasklet(JobRuntime runtime) {
@@ -94,7 +92,7 @@ final class ReportTasklet implements Tasklet {
     List<ArtifactFile> reports =
         writer.writeAll(report, staging).stream().map(ReportWriter::listed).toList();
     jobCtx.putString(JobState.REPORT_FILES, JobState.files(reports));
-    jobCtx.putString(SUMMARY, writer.summary(report));
+    jobCtx.putString(JobState.REPORT_SUMMARY, writer.summary(report));
     return RepeatStatus.FINISHED;
   }
 

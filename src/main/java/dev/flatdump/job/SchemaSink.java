@@ -11,7 +11,6 @@ import dev.flatdump.source.Reject;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
-import org.springframework.batch.infrastructure.item.ExecutionContext;
 
 /**
  * Where {@code exportStep} puts each document it reads: its BSON bytes straight into {@link
@@ -103,10 +102,5 @@ final class SchemaSink {
   /** The counts so far as JSON for the step's context, so that a restart goes on counting. */
   String counts() {
     return JobState.counts(total());
-  }
-
-  /** Hands the counts of the whole export to the steps after, in the job's context. */
-  void handOver(ExecutionContext jobContext) {
-    jobContext.putString(JobState.ENCODE_COUNTS, counts());
   }
 }
