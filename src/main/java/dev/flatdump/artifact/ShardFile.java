@@ -1,5 +1,9 @@
 package dev.flatdump.artifact;
 
+import java.io.IOException;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -56,5 +60,20 @@ public record ShardFile(int index, String fileName, long records, long bytes, St
   public static Pattern shardOrCopy(String base) {
     return Pattern.compile(
         Pattern.quote(base) + "(-\\d{5})?" + Pattern.quote(EXTENSION) + "(\\.gz|\\.zst)?");
+  }
+
+  /**
+   * Maps this shard's file in {@code dir} read-only, unchecked: for the shards this run staged. The
+   * mapping lives until it is garbage collected.
+   *
+   * @throws ArtifactException when the file cannot be opened or mapped
+   */
+  public MappedByteBuffer map(Path dir) {
+    Path file = dir.resolve(fileName);
+    try (FileChannel ch = FileChannel.open(file)) {
+      return ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
+    } catch (IOException e) {
+      throw new ArtifactException("cannot read " + file + ": " + e.getMessage(), e);
+    }
   }
 }

@@ -7,13 +7,13 @@ import dev.flatdump.artifact.OutputLayout;
 import dev.flatdump.artifact.RejectsWriter;
 import dev.flatdump.artifact.SchemaArtifact;
 import dev.flatdump.artifact.SchemaExportVerifier;
+import dev.flatdump.source.IdOrderedFind;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.bson.BsonDocument;
-import org.bson.BsonInt32;
 import org.bson.RawBsonDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -77,12 +77,11 @@ public final class VerifyCommand implements Callable<Integer> {
     boolean strict = manifest.options().strict();
     try (MongoClient client = mongo.connect();
         MongoCursor<RawBsonDocument> source =
-            client
-                .getDatabase(mongo.db)
-                .getCollection(mongo.collection, RawBsonDocument.class)
-                .find(BsonDocument.parse(manifest.source().query()))
-                .sort(new BsonDocument("_id", new BsonInt32(1)))
-                .iterator()) {
+            IdOrderedFind.of(BsonDocument.parse(manifest.source().query()))
+                .open(
+                    client
+                        .getDatabase(mongo.db)
+                        .getCollection(mongo.collection, RawBsonDocument.class))) {
       return print(
           new SchemaExportVerifier(artifact.plan(), artifact.binarySchema(), strict, maxDifferences)
               .verify(source, artifact.shards(), dir.resolve(RejectsWriter.FILE_NAME)),

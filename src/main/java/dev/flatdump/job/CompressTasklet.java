@@ -34,7 +34,7 @@ final class CompressTasklet implements Tasklet {
     var jobCtx =
         chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
     List<ShardFile> shards = JobState.shards(jobCtx.getString(JobState.SHARDS));
-    List<Compression> compressions = compressions(options, runtime.compressThreads());
+    List<Compression> compressions = options.compressions(runtime.compressThreads());
     Path staging = options.staging();
     List<ArtifactFile> files = new ArrayList<>();
     for (ShardFile s : shards) {
@@ -60,15 +60,5 @@ final class CompressTasklet implements Tasklet {
   static ArtifactFile shardFile(ShardFile s) {
     return new ArtifactFile(
         s.fileName(), "flatbuffers", s.bytes(), s.sha256(), s.index(), s.records());
-  }
-
-  static List<Compression> compressions(ExportOptions options, int threads) {
-    return options.compress().stream().map(n -> compression(options, n, threads)).toList();
-  }
-
-  /** The compression named {@code name} ({@code gzip} or {@code zstd}) at the options' level. */
-  static Compression compression(ExportOptions options, String name, int threads) {
-    int level = name.equals("gzip") ? options.gzipLevel() : options.zstdLevel();
-    return Compression.create(name, level).withThreads(threads);
   }
 }

@@ -10,8 +10,6 @@ import java.util.Objects;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
-import org.bson.json.JsonMode;
-import org.bson.json.JsonWriterSettings;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 import org.springframework.batch.infrastructure.item.ItemStreamException;
 import org.springframework.batch.infrastructure.item.ItemStreamReader;
@@ -29,17 +27,11 @@ import org.springframework.batch.infrastructure.item.ItemStreamReader;
  */
 final class DocumentItemReader implements ItemStreamReader<RawDocument> {
 
-  static final String NAME = "documentReader";
-  static final String LAST_ID = NAME + ".lastId";
-
   /**
    * What may wait between the cursor and the encoder, besides two batches' worth of documents: four
    * of mongod's largest batches (16 MiB each), so that large documents cannot fill the heap.
    */
   static final long READ_AHEAD_BYTES = 64L << 20;
-
-  private static final JsonWriterSettings CANONICAL =
-      JsonWriterSettings.builder().outputMode(JsonMode.EXTENDED).build();
 
   private final MongoCollection<RawBsonDocument> collection;
   private final BsonDocument query;
@@ -63,7 +55,10 @@ final class DocumentItemReader implements ItemStreamReader<RawDocument> {
 
   @Override
   public void open(ExecutionContext ctx) throws ItemStreamException {
-    lastId = ctx.containsKey(LAST_ID) ? decodeId(ctx.getString(LAST_ID)) : null;
+    lastId =
+        ctx.containsKey(JobState.READER_LAST_ID)
+            ? JobState.id(ctx.getString(JobState.READER_LAST_ID))
+            : null;
     // The cursor runs a few batches ahead on a second thread, while this one decodes and encodes:
     // the cursor waits for mongod most of the time, and mongod needs a core for that. It copies the
     // documents into blocks that this thread gives back once it has decoded past them.
@@ -97,7 +92,7 @@ final class DocumentItemReader implements ItemStreamReader<RawDocument> {
   @Override
   public void update(ExecutionContext ctx) throws ItemStreamException {
     if (lastId != null) {
-      ctx.putString(LAST_ID, encodeId(lastId));
+      ctx.putString(JobState.READER_LAST_ID, JobState.id(lastId));
     }
   }
 
@@ -110,13 +105,5 @@ final class DocumentItemReader implements ItemStreamReader<RawDocument> {
         throw new ItemStreamException("cannot stop the reader thread", e);
       }
     }
-  }
-
-  static String encodeId(BsonValue id) {
-    return new BsonDocument("_id", id).toJson(CANONICAL);
-  }
-
-  static BsonValue decodeId(String json) {
-    return BsonDocument.parse(json).get("_id");
   }
 }

@@ -1,5 +1,6 @@
 package dev.flatdump.job;
 
+import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.SchemaShardWriter;
 import dev.flatdump.encode.DedupOptions;
@@ -149,6 +150,34 @@ public record ExportOptions(
   /** Whether the export runs as partitions ({@code --partitions} above 1). */
   public boolean partitioned() {
     return partitions > 1;
+  }
+
+  /**
+   * The compressed copies this export writes: {@link #compress}, in its order, at this export's
+   * levels, each on {@code threads} threads (which do not change the bytes). The one place the
+   * names and levels become compressions.
+   */
+  List<Compression> compressions(int threads) {
+    return compress.stream().map(name -> compression(name, threads)).toList();
+  }
+
+  /**
+   * gzip at this export's level, whether or not it writes gzip copies: the baselines measure it.
+   */
+  Compression gzip(int threads) {
+    return compression("gzip", threads);
+  }
+
+  /**
+   * zstd at this export's level, whether or not it writes zstd copies: the baselines measure it.
+   */
+  Compression zstd(int threads) {
+    return compression("zstd", threads);
+  }
+
+  private Compression compression(String name, int threads) {
+    int level = name.equals("gzip") ? gzipLevel : zstdLevel;
+    return Compression.create(name, level).withThreads(threads);
   }
 
   /** The name of the schema this export follows: it names the shards and the schema's files. */

@@ -2,6 +2,7 @@ package dev.flatdump.job;
 
 import dev.flatdump.source.IdRange;
 import java.nio.file.Path;
+import org.bson.BsonValue;
 import org.springframework.batch.infrastructure.item.ExecutionContext;
 
 /**
@@ -17,10 +18,6 @@ record ExportPartition(int index, IdRange range) {
 
   /** The worker step's name; each partition's step execution is {@code exportPartition:NAME}. */
   static final String WORKER_STEP = "exportPartition";
-
-  static final String INDEX = "partition.index";
-  static final String FROM = "partition.from";
-  static final String UNTIL = "partition.until";
 
   /** The partition's name, {@code partition0000}: they sort as their numbers do. */
   static String name(int index) {
@@ -43,25 +40,29 @@ record ExportPartition(int index, IdRange range) {
 
   ExecutionContext toContext() {
     ExecutionContext ctx = new ExecutionContext();
-    ctx.putInt(INDEX, index);
+    ctx.putInt(JobState.PARTITION_INDEX, index);
     if (range.from() != null) {
-      ctx.putString(FROM, DocumentItemReader.encodeId(range.from()));
+      ctx.putString(JobState.PARTITION_FROM, JobState.id(range.from()));
     }
     if (range.until() != null) {
-      ctx.putString(UNTIL, DocumentItemReader.encodeId(range.until()));
+      ctx.putString(JobState.PARTITION_UNTIL, JobState.id(range.until()));
     }
     return ctx;
   }
 
   static ExportPartition from(ExecutionContext ctx) {
-    if (!ctx.containsKey(INDEX)) {
+    if (!ctx.containsKey(JobState.PARTITION_INDEX)) {
       throw new IllegalStateException(
-          "the step execution holds no partition (" + INDEX + "): it was not made by exportStep");
+          "the step execution holds no partition ("
+              + JobState.PARTITION_INDEX
+              + "): it was not made by exportStep");
     }
     return new ExportPartition(
-        ctx.getInt(INDEX),
-        new IdRange(
-            ctx.containsKey(FROM) ? DocumentItemReader.decodeId(ctx.getString(FROM)) : null,
-            ctx.containsKey(UNTIL) ? DocumentItemReader.decodeId(ctx.getString(UNTIL)) : null));
+        ctx.getInt(JobState.PARTITION_INDEX),
+        new IdRange(bound(ctx, JobState.PARTITION_FROM), bound(ctx, JobState.PARTITION_UNTIL)));
+  }
+
+  private static BsonValue bound(ExecutionContext ctx, String key) {
+    return ctx.containsKey(key) ? JobState.id(ctx.getString(key)) : null;
   }
 }

@@ -13,24 +13,24 @@ public final class ExportResults {
    */
   public static String summary(JobExecution execution) {
     var ctx = execution.getExecutionContext();
-    if (!ctx.containsKey(ReportTasklet.SUMMARY)) {
+    if (!ctx.containsKey(JobState.REPORT_SUMMARY)) {
       return "(no report)";
     }
-    if (!ctx.containsKey(PublishTasklet.EXPORT_DIR)) {
-      return ctx.getString(ReportTasklet.SUMMARY).stripTrailing() + "\n(not published)";
+    if (!ctx.containsKey(JobState.EXPORT_DIR)) {
+      return ctx.getString(JobState.REPORT_SUMMARY).stripTrailing() + "\n(not published)";
     }
-    return ctx.getString(ReportTasklet.SUMMARY).stripTrailing()
+    return ctx.getString(JobState.REPORT_SUMMARY).stripTrailing()
         + "\nexport: "
-        + ctx.getString(PublishTasklet.EXPORT_DIR)
+        + ctx.getString(JobState.EXPORT_DIR)
         + "\nreport: "
-        + ctx.getString(PublishTasklet.HTML);
+        + ctx.getString(JobState.REPORT_HTML);
   }
 
   /** The published export's directory, or null when the run did not publish one. */
   public static java.nio.file.Path exportDir(JobExecution execution) {
     var ctx = execution.getExecutionContext();
-    return ctx.containsKey(PublishTasklet.EXPORT_DIR)
-        ? java.nio.file.Path.of(ctx.getString(PublishTasklet.EXPORT_DIR))
+    return ctx.containsKey(JobState.EXPORT_DIR)
+        ? java.nio.file.Path.of(ctx.getString(JobState.EXPORT_DIR))
         : null;
   }
 }

@@ -48,13 +48,6 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  */
 final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener {
 
-  static final String NAME = "shardWriter";
-  static final String SHARDS = NAME + ".shards";
-  static final String STATS = NAME + ".dedupStats";
-  static final String EXPORTED = NAME + ".exported";
-  static final String REJECTED = NAME + ".rejected";
-  static final String REJECTS_LENGTH = NAME + ".rejectsLength";
-
   private final JobRuntime runtime;
   private ExportOptions options;
   private ExportPartition partition;
@@ -104,17 +97,18 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
   @Override
   public void open(ExecutionContext ctx) {
     reader.open(ctx);
-    boolean resuming = ctx.containsKey(SHARDS);
+    boolean resuming = ctx.containsKey(JobState.WRITER_SHARDS);
     prepareDirectory(staging, !resuming);
-    List<ShardFile> done = resuming ? JobState.shards(ctx.getString(SHARDS)) : List.of();
-    String counts = resuming ? ctx.getString(STATS) : null;
-    exported = ctx.getLong(EXPORTED, 0L);
-    rejectsLength = ctx.getLong(REJECTS_LENGTH, 0L);
+    List<ShardFile> done =
+        resuming ? JobState.shards(ctx.getString(JobState.WRITER_SHARDS)) : List.of();
+    String counts = resuming ? ctx.getString(JobState.WRITER_COUNTS) : null;
+    exported = ctx.getLong(JobState.WRITER_EXPORTED, 0L);
+    rejectsLength = ctx.getLong(JobState.WRITER_REJECTS_LENGTH, 0L);
     SchemaFiles schema = schema(staging, resuming);
     sink =
         new SchemaSink(
             staging, schema.name(), schema.plan(), options, initialCapacity, done, counts);
-    rejects = new RejectsWriter(staging, rejectsLength, ctx.getLong(REJECTED, 0L));
+    rejects = new RejectsWriter(staging, rejectsLength, ctx.getLong(JobState.WRITER_REJECTED, 0L));
     progress.resume(exported + rejects.count());
   }
 
@@ -204,13 +198,12 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
         // mergeStep reads what update() saves in this step's context
         return commit(contribution, written, RepeatStatus.FINISHED);
       }
-      List<ShardFile> finalShards = finalNames(sink.shards());
-      var jobCtx =
-          chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
-      jobCtx.putString(JobState.SHARDS, JobState.shards(finalShards));
-      sink.handOver(jobCtx);
-      jobCtx.putLong(JobState.EXPORTED, exported);
-      jobCtx.putLong(JobState.REJECTED, rejects.count());
+      JobState.handOverExport(
+          chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext(),
+          finalNames(sink.shards()),
+          sink.total(),
+          exported,
+          rejects.count());
       return commit(contribution, written, RepeatStatus.FINISHED);
     } catch (AssertionError e) {
       // FlatBufferBuilder signals a buffer past 2 GiB with an AssertionError; never let it escape
@@ -246,11 +239,11 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
   @Override
   public void update(ExecutionContext ctx) {
     reader.update(ctx);
-    ctx.putString(SHARDS, JobState.shards(sink.shards()));
-    ctx.putString(STATS, sink.counts());
-    ctx.putLong(EXPORTED, exported);
-    ctx.putLong(REJECTED, rejects.count());
-    ctx.putLong(REJECTS_LENGTH, rejectsLength);
+    ctx.putString(JobState.WRITER_SHARDS, JobState.shards(sink.shards()));
+    ctx.putString(JobState.WRITER_COUNTS, sink.counts());
+    ctx.putLong(JobState.WRITER_EXPORTED, exported);
+    ctx.putLong(JobState.WRITER_REJECTED, rejects.count());
+    ctx.putLong(JobState.WRITER_REJECTS_LENGTH, rejectsLength);
   }
 
   @Override

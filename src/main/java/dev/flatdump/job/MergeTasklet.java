@@ -56,15 +56,15 @@ final class MergeTasklet implements Tasklet {
                 + (partition == null ? "" : ": " + partition.getStatus()));
       }
       ExecutionContext ctx = partition.getExecutionContext();
-      List<ShardFile> shards = JobState.shards(ctx.getString(ExportTasklet.SHARDS));
+      List<ShardFile> shards = JobState.shards(ctx.getString(JobState.WRITER_SHARDS));
       parts.add(
           new PartitionMerge.Part(
               ExportPartition.staging(options, i),
               shards,
-              ctx.getLong(ExportTasklet.REJECTS_LENGTH, 0L)));
-      counts = counts.plus(JobState.counts(ctx.getString(ExportTasklet.STATS)));
-      exported += ctx.getLong(ExportTasklet.EXPORTED);
-      rejected += ctx.getLong(ExportTasklet.REJECTED);
+              ctx.getLong(JobState.WRITER_REJECTS_LENGTH, 0L)));
+      counts = counts.plus(JobState.counts(ctx.getString(JobState.WRITER_COUNTS)));
+      exported += ctx.getLong(JobState.WRITER_EXPORTED);
+      rejected += ctx.getLong(JobState.WRITER_REJECTED);
     }
     if (options.maxRejects() >= 0 && rejected > options.maxRejects()) {
       throw new FlatdumpException(
@@ -78,12 +78,12 @@ final class MergeTasklet implements Tasklet {
               + " of each under "
               + options.staging().resolve(PartitionMerge.PARTITIONS_DIR));
     }
-    List<ShardFile> shards = PartitionMerge.merge(options.staging(), options.schemaName(), parts);
-    ExecutionContext jobCtx = job.getExecutionContext();
-    jobCtx.putString(JobState.SHARDS, JobState.shards(shards));
-    jobCtx.putString(JobState.ENCODE_COUNTS, JobState.counts(counts));
-    jobCtx.putLong(JobState.EXPORTED, exported);
-    jobCtx.putLong(JobState.REJECTED, rejected);
+    JobState.handOverExport(
+        job.getExecutionContext(),
+        PartitionMerge.merge(options.staging(), options.schemaName(), parts),
+        counts,
+        exported,
+        rejected);
     contribution.incrementWriteCount(exported);
     return RepeatStatus.FINISHED;
   }

@@ -41,9 +41,6 @@ final class PartitionedExport implements Step {
   /** The most partitions that run at once in one process; the others wait for a thread. */
   static final int MAX_LOCAL_THREADS = 16;
 
-  /** Set in the manager step's context once the staging directory is prepared. */
-  static final String PREPARED = "exportStep.prepared";
-
   private final Step single;
   private final Step worker;
   private final JobRepository repository;
@@ -160,7 +157,8 @@ final class PartitionedExport implements Step {
 
   /**
    * On a fresh start, empties the staging directory and stages the schema for every partition. A
-   * restart finds {@link #PREPARED} in the step's context and keeps what the partitions staged.
+   * restart finds {@link JobState#PARTITIONS_PREPARED} in the step's context and keeps what the
+   * partitions staged.
    */
   private static final class Prepare implements StepExecutionListener {
     private final ExportOptions options;
@@ -171,12 +169,12 @@ final class PartitionedExport implements Step {
 
     @Override
     public void beforeStep(StepExecution stepExecution) {
-      if (stepExecution.getExecutionContext().containsKey(PREPARED)) {
+      if (stepExecution.getExecutionContext().containsKey(JobState.PARTITIONS_PREPARED)) {
         return;
       }
       ExportTasklet.prepareDirectory(options.staging(), true);
       ExportTasklet.stageSchema(options, options.staging());
-      stepExecution.getExecutionContext().putString(PREPARED, "true");
+      stepExecution.getExecutionContext().putString(JobState.PARTITIONS_PREPARED, "true");
     }
   }
 }

@@ -26,9 +26,6 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  */
 final class PublishTasklet implements Tasklet {
 
-  static final String EXPORT_DIR = "publish.exportDir";
-  static final String HTML = "publish.reportHtml";
-
   @Override
   public RepeatStatus execute(StepContribution contribution, ChunkContext chunkContext) {
     JobExecution job = chunkContext.getStepContext().getStepExecution().getJobExecution();
@@ -65,8 +62,8 @@ final class PublishTasklet implements Tasklet {
             Instant.now());
     String name = exportName(options, job);
     Path exportDir = Publisher.publish(staging, options.out(), name, manifest, options.keep());
-    jobCtx.putString(EXPORT_DIR, exportDir.toString());
-    jobCtx.putString(HTML, exportDir.resolve(ReportWriter.HTML_FILE).toString());
+    jobCtx.putString(JobState.EXPORT_DIR, exportDir.toString());
+    jobCtx.putString(JobState.REPORT_HTML, exportDir.resolve(ReportWriter.HTML_FILE).toString());
     return RepeatStatus.FINISHED;
   }
 

@@ -1,34 +1,28 @@
 package dev.flatdump.job;
 
 import com.mongodb.client.MongoCollection;
-import com.mongodb.client.MongoCursor;
-import dev.flatdump.artifact.ArtifactException;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.report.Baseline;
+import dev.flatdump.report.BaselineMeasurement;
 import dev.flatdump.report.BaselineSize;
 import dev.flatdump.report.ReportWriter;
 import dev.flatdump.report.SchemaBaselines;
 import dev.flatdump.report.SizeReport;
 import dev.flatdump.source.CollectionStats;
+import dev.flatdump.source.IdOrderedFind;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.bson.BsonDocument;
-import org.bson.BsonInt32;
-import org.bson.Document;
 import org.bson.RawBsonDocument;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.scope.context.ChunkContext;
@@ -45,8 +39,6 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
  * measures.
  */
 final class ReportTasklet implements Tasklet {
-
-  static final String SUMMARY = "report.summary";
 
   private final JobRuntime runtime;
 
@@ -67,41 +59,23 @@ final class ReportTasklet implements Tasklet {
     long rejected = jobCtx.getLong(JobState.REJECTED);
     Path staging = options.staging();
 
-    MongoCollection<Document> collection =
-        runtime.mongo().getDatabase(options.database()).getCollection(options.collection());
+    MongoCollection<RawBsonDocument> collection = runtime.collection(options);
     CollectionStats mongo =
         options.fsyncSource()
             ? CollectionStats.read(runtime.mongo(), collection)
             : CollectionStats.estimate(collection);
+    List<BaselineSize> baselines = List.of();
     if (!options.compare().isEmpty()) {
       runtime.progress().accept("reportStep: measuring baselines " + options.compare());
+      baselines = measureBaselines(options, collection, shards, runtime.compressThreads());
     }
-    List<BaselineSize> baselines =
-        measureBaselines(options, shards, staging, runtime.compressThreads());
 
     Instant started = instant(job.getStartTime());
     Instant now = Instant.now();
     SizeReport report =
         new SizeReport(
-            new SizeReport.Source(
-                options.database(),
-                options.collection(),
-                options.query(),
-                mongo.count(),
-                mongo.size(),
-                mongo.storageSize(),
-                mongo.freeStorageSize(),
-                mongo.totalIndexSize(),
-                mongo.blockCompressor(),
-                mongo.avgObjSize(),
-                mongo.flushed()),
-            files.stream()
-                .filter(f -> SizeReport.Artifact.FORMATS.contains(f.format()))
-                .map(
-                    f ->
-                        new SizeReport.Artifact(
-                            f.name(), f.format(), f.bytes(), f.sha256(), f.shard()))
-                .toList(),
+            SizeReport.Source.of(options.database(), options.collection(), options.query(), mongo),
+            SizeReport.Artifact.dataFiles(files),
             baselines,
             dedup,
             new SizeReport.Records(exported + rejected, exported, rejected),
@@ -115,64 +89,41 @@ final class ReportTasklet implements Tasklet {
                 options.compress().isEmpty() ? "none" : String.join(",", options.compress()),
                 Long.toString(options.shardSize())));
     ReportWriter writer = new ReportWriter();
-    List<ArtifactFile> reports = new ArrayList<>();
-    for (Path p : writer.writeAll(report, staging)) {
-      String name = p.getFileName().toString();
-      String format = name.endsWith(".json") ? "json" : name.endsWith(".md") ? "markdown" : "html";
-      reports.add(ArtifactFile.of(p, format, null, null));
-    }
+    List<ArtifactFile> reports =
+        writer.writeAll(report, staging).stream().map(ReportWriter::listed).toList();
     jobCtx.putString(JobState.REPORT_FILES, JobState.files(reports));
-    jobCtx.putString(SUMMARY, writer.summary(report));
+    jobCtx.putString(JobState.REPORT_SUMMARY, writer.summary(report));
     return RepeatStatus.FINISHED;
   }
 
   /**
    * The baselines: the FlatBuffers ones encode the source documents again (one more pass over the
-   * collection, with the export's query, in {@code _id} order); JSON lines and protobuf come from
-   * the staged shards.
+   * collection, with the export's query, in {@code _id} order, in batches of the export's size);
+   * JSON lines and protobuf come from the staged shards.
    */
   private List<BaselineSize> measureBaselines(
-      ExportOptions options, List<ShardFile> shards, Path staging, int threads) {
-    if (options.compare().isEmpty()) {
-      return List.of();
-    }
-    Set<Baseline> which = EnumSet.copyOf(Baseline.parse(String.join(",", options.compare())));
+      ExportOptions options,
+      MongoCollection<RawBsonDocument> collection,
+      List<ShardFile> shards,
+      int threads) {
+    Path staging = options.staging();
     SchemaPlan plan = SchemaFiles.staged(staging, options.schemaName()).plan();
     try (SchemaBaselines sizer =
         new SchemaBaselines(
             plan,
-            which,
-            CompressTasklet.compression(options, "gzip", threads),
-            CompressTasklet.compression(options, "zstd", threads),
+            Baseline.parse(String.join(",", options.compare())),
+            options.gzip(threads),
+            options.zstd(threads),
             options.shardSize())) {
-      if (sizer.needsDocuments()) {
-        runtime.progress().accept("reportStep: reading the collection again for the baselines");
-        MongoCollection<RawBsonDocument> source =
-            runtime
-                .mongo()
-                .getDatabase(options.database())
-                .getCollection(options.collection(), RawBsonDocument.class);
-        try (MongoCursor<RawBsonDocument> docs =
-            source
-                .find(BsonDocument.parse(options.query()))
-                .sort(new BsonDocument("_id", new BsonInt32(1)))
-                .batchSize(options.batchSize())
-                .iterator()) {
-          while (docs.hasNext()) {
-            ByteBuffer b = docs.next().getByteBuffer().asNIO();
-            sizer.addDocument(b.array(), b.arrayOffset() + b.position(), b.remaining());
-          }
-        }
-      }
-      for (ShardFile s : sizer.needsShards() ? shards : List.<ShardFile>of()) {
-        Path file = staging.resolve(s.fileName());
-        try (FileChannel ch = FileChannel.open(file)) {
-          sizer.addShard(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()));
-        } catch (java.io.IOException e) {
-          throw new ArtifactException("cannot read " + file + ": " + e.getMessage(), e);
-        }
-      }
-      return sizer.finish();
+      return BaselineMeasurement.measure(
+          sizer,
+          () -> {
+            runtime.progress().accept("reportStep: reading the collection again for the baselines");
+            return IdOrderedFind.of(BsonDocument.parse(options.query()))
+                .withBatchSize(options.batchSize())
+                .documents(collection);
+          },
+          () -> shards.stream().map(s -> s.map(staging)));
     }
   }
 

@@ -8,7 +8,6 @@ import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.source.RawDocument;
 import java.nio.file.Path;
 import java.util.List;
-import org.springframework.batch.infrastructure.item.ExecutionContext;
 
 /**
  * Where {@code exportStep} puts each document it reads: its BSON bytes straight into {@link
@@ -79,10 +78,5 @@ final class SchemaSink {
   /** The counts so far as JSON for the step's context, so that a restart goes on counting. */
   String counts() {
     return JobState.counts(total());
-  }
-
-  /** Hands the counts of the whole export to the steps after, in the job's context. */
-  void handOver(ExecutionContext jobContext) {
-    jobContext.putString(JobState.ENCODE_COUNTS, counts());
   }
 }

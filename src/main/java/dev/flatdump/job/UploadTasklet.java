@@ -31,7 +31,7 @@ final class UploadTasklet implements Tasklet {
     }
     var jobCtx =
         chunkContext.getStepContext().getStepExecution().getJobExecution().getExecutionContext();
-    Path exportDir = Path.of(jobCtx.getString(PublishTasklet.EXPORT_DIR));
+    Path exportDir = Path.of(jobCtx.getString(JobState.EXPORT_DIR));
     Manifest manifest = Manifest.read(exportDir.resolve(Manifest.FILE_NAME));
     try (var uploader = new ArtifactUploader(upload.settings(), runtime.progress())) {
       var objects =

@@ -1,6 +1,7 @@
 package dev.flatdump.report;
 
 import dev.flatdump.artifact.ArtifactException;
+import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.AtomicFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -60,6 +61,16 @@ public final class ReportWriter {
   public String summary(SizeReport report) {
     Objects.requireNonNull(report, "report must not be null");
     return Lead.summary(report);
+  }
+
+  /**
+   * The manifest's entry for a file {@link #writeAll} wrote, read back for its size and checksum:
+   * its format is {@code json}, {@code markdown} or {@code html}.
+   */
+  public static ArtifactFile listed(Path written) {
+    String name = written.getFileName().toString();
+    String format = name.endsWith(".json") ? "json" : name.endsWith(".md") ? "markdown" : "html";
+    return ArtifactFile.of(written, format, null, null);
   }
 
   private static Path write(Path target, String content) {

@@ -5,7 +5,9 @@ import static dev.flatdump.report.Checks.nonNegative;
 import static dev.flatdump.report.Checks.notBlank;
 import static dev.flatdump.report.Checks.notNull;
 
+import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.encode.engine.EncodeCounts;
+import dev.flatdump.source.CollectionStats;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -173,6 +175,23 @@ public record SizeReport(
       long avgObjSize,
       boolean storageFlushed) {
 
+    /** MongoDB's figures {@code stats} for the export of {@code query} from a collection. */
+    public static Source of(
+        String database, String collection, String query, CollectionStats stats) {
+      return new Source(
+          database,
+          collection,
+          query,
+          stats.count(),
+          stats.size(),
+          stats.storageSize(),
+          stats.freeStorageSize(),
+          stats.totalIndexSize(),
+          stats.blockCompressor(),
+          stats.avgObjSize(),
+          stats.flushed());
+    }
+
     /** What the report says of storage figures read without a flush; empty when flushed. */
     public String storageCaveat() {
       return storageFlushed
@@ -242,6 +261,14 @@ public record SizeReport(
       if (shard != null && shard < 0) {
         throw new IllegalArgumentException("Artifact.shard must be >= 0, was " + shard);
       }
+    }
+
+    /** The data files among an export's files, in order: its shards and their compressed copies. */
+    public static List<Artifact> dataFiles(List<ArtifactFile> files) {
+      return files.stream()
+          .filter(f -> FORMATS.contains(f.format()))
+          .map(f -> new Artifact(f.name(), f.format(), f.bytes(), f.sha256(), f.shard()))
+          .toList();
     }
 
     /** An artifact of an export that is not sharded. */

@@ -19,7 +19,6 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import org.bson.BsonDocument;
-import org.bson.BsonInt32;
 import org.bson.BsonInvalidOperationException;
 import org.bson.BsonObjectId;
 import org.bson.BsonSerializationException;
@@ -27,7 +26,6 @@ import org.bson.BsonValue;
 import org.bson.RawBsonArray;
 import org.bson.RawBsonDocument;
 import org.bson.codecs.BsonDocumentCodec;
-import org.bson.conversions.Bson;
 import org.bson.types.ObjectId;
 
 /**
@@ -82,8 +80,6 @@ public final class MongoDocumentCursor
   private static final int ID_FIRST_MIN_SIZE = 4 + 1 + 4 + OBJECT_ID_SIZE + 1;
 
   private static final BsonDocumentCodec ID_CODEC = new BsonDocumentCodec();
-
-  private static final Bson ID_INDEX = new BsonDocument("_id", new BsonInt32(1));
 
   /**
    * HostUnreachable, HostNotFound, NetworkTimeout, ShutdownInProgress, PrimarySteppedDown,
@@ -308,23 +304,13 @@ public final class MongoDocumentCursor
         || (e instanceof MongoServerException s && RETRYABLE_READ_CODES.contains(s.getCode()));
   }
 
+  /** From the last {@code _id} returned, if any, else from the range's start. */
   private MongoCursor<RawBsonDocument> open() {
-    var find =
-        collection
-            .find(query)
-            .sort(ID_INDEX)
-            .hint(ID_INDEX)
-            .batchSize(settings.batchSize())
-            .noCursorTimeout(false);
-    if (lastId != null) {
-      find = find.min(new BsonDocument("_id", lastId));
-    } else if (range.from() != null) {
-      find = find.min(new BsonDocument("_id", range.from()));
-    }
-    if (range.until() != null) {
-      find = find.max(new BsonDocument("_id", range.until()));
-    }
-    return find.iterator();
+    return IdOrderedFind.of(query)
+        .withBatchSize(settings.batchSize())
+        .withIdIndexHint()
+        .within(new IdRange(lastId != null ? lastId : range.from(), range.until()))
+        .open(collection);
   }
 
   private static void sleep(Duration d) {

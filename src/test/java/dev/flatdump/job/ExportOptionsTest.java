@@ -3,7 +3,9 @@ package dev.flatdump.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.SchemaShardWriter;
 import dev.flatdump.encode.DedupOptions;
 import java.nio.file.Path;
@@ -402,6 +404,34 @@ class ExportOptionsTest {
       assertThatNullPointerException()
           .isThrownBy(() -> options(a -> a.runDate = null))
           .withMessageContaining("runDate");
+    }
+  }
+
+  @Nested
+  class Compressions {
+
+    @Test
+    void areTheCopiesChosenInTheirCanonicalOrderAtTheOptionsLevels() {
+      ExportOptions options = options(a -> a.compress = List.of("zstd", "gzip"));
+
+      assertThat(options.compressions(3))
+          .extracting(Compression::name, Compression::level, Compression::threads)
+          .containsExactly(tuple("gzip", 6, 3), tuple("zstd", 9, 3));
+    }
+
+    @Test
+    void areNoneWithCompressNoneWhileTheBaselinesStillMeasureBothAtTheOptionsLevels() {
+      ExportOptions options =
+          options(
+              a -> {
+                a.compress = List.of();
+                a.gzipLevel = 2;
+                a.zstdLevel = 19;
+              });
+
+      assertThat(options.compressions(2)).isEmpty();
+      assertThat(options.gzip(2)).extracting(Compression::level).isEqualTo(2);
+      assertThat(options.zstd(2)).extracting(Compression::level).isEqualTo(19);
     }
   }
 
