@@ -1,5 +1,5 @@
 /**
- * Reading from MongoDB: the restartable cursor over raw documents, collection figures and rejects;
- * and the codec of the sample organizations.
+ * Reading from MongoDB: the restartable cursor over raw documents in {@code _id} order, its
+ * partitions, and the collection's figures.
  */
 package dev.flatdump.source;
