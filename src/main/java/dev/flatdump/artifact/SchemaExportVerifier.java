@@ -140,11 +140,7 @@ public final class SchemaExportVerifier {
               + ": does not fit the schema ("
               + why
               + ") but is not the next line of rejects.jsonl"
-              + (line == null
-                  ? ""
-                  : " (found _id "
-                      + (rejectedId == null ? "null" : Reject.idToJson(rejectedId))
-                      + ")"));
+              + (line == null ? "" : " (found _id " + Reject.idToJson(rejectedId) + ")"));
     }
   }
 

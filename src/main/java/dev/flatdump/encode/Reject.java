@@ -36,8 +36,14 @@ public record Reject(BsonValue id, String field, String reason) {
         .toJson(RELAXED);
   }
 
-  /** An {@code _id} as relaxed Extended JSON, e.g. {@code {"$oid": "65920080..."}} or {@code 7}. */
+  /**
+   * An {@code _id} as relaxed Extended JSON, e.g. {@code {"$oid": "65920080..."}} or {@code 7};
+   * {@code null} for a document without one.
+   */
   public static String idToJson(BsonValue id) {
+    if (id == null) {
+      return "null";
+    }
     String json = new BsonDocument("_id", id).toJson(RELAXED);
     // {"_id": <value>}
     return json.substring("{\"_id\": ".length(), json.length() - 1);

@@ -235,6 +235,25 @@ class SchemaExportVerifierTest {
   }
 
   @Test
+  void reportsADocumentWithoutAnIdThatRejectsDoNotHoldAsADifference() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
+    List<BsonDocument> docs = new ArrayList<>();
+    docs.add(new BsonDocument("_id", new BsonInt32(0)).append("i16", new BsonInt32(1)));
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = export(fx, docs, rejects);
+    docs.add(new BsonDocument("i16", new BsonInt32(2))); // appeared since, without an _id
+
+    SchemaExportVerifier.Result result =
+        new SchemaExportVerifier(fx.plan, fx.binarySchema(), false, 50)
+            .verify(docs.iterator(), List.of(shard), rejects);
+
+    assertThat(result.differences()).hasSize(1);
+    assertThat(result.differences().get(0))
+        .startsWith("_id null: does not fit the schema (_id: ")
+        .endsWith("but is not the next line of rejects.jsonl");
+  }
+
+  @Test
   void rejectsUnknownFieldsOnlyWhenStrict() throws Exception {
     SchemaFixtures fx = new SchemaFixtures(dir, SCHEMA);
     List<BsonDocument> docs =

@@ -50,4 +50,10 @@ class RejectTest {
     assertThatThrownBy(() -> new Reject(null, null, "x")).isInstanceOf(NullPointerException.class);
     assertThatThrownBy(() -> new Reject(null, "x", null)).isInstanceOf(NullPointerException.class);
   }
+
+  @Test
+  void writesAMissingIdAsJsonNull() {
+    assertThat(Reject.idToJson(null)).isEqualTo("null");
+    assertThat(Reject.idToJson(new BsonInt64(5))).isEqualTo("5");
+  }
 }
