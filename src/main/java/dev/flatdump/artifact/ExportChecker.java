@@ -112,7 +112,7 @@ public final class ExportChecker {
     }
     SchemaPlan plan;
     try {
-      plan = SchemaArtifact.plan(dir, manifest);
+      plan = SchemaFiles.exportPlan(dir, manifest);
     } catch (ArtifactException e) {
       problems.add(new Problem(manifest.schema().binary(), e.getMessage()));
       return new Result(problems, listed.size(), 0, 0);

@@ -1,6 +1,5 @@
 package dev.flatdump.artifact;
 
-import dev.flatdump.encode.plan.SchemaException;
 import dev.flatdump.encode.plan.SchemaPlan;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -58,8 +57,8 @@ public final class SchemaArtifact {
           dir + " has no " + Manifest.FILE_NAME + ": not a finished export");
     }
     Manifest manifest = Manifest.read(manifestFile);
-    byte[] binary = binarySchema(dir, manifest);
-    SchemaPlan plan = plan(dir, manifest, binary);
+    byte[] binary = SchemaFiles.exportBinary(dir, manifest);
+    SchemaPlan plan = SchemaFiles.exportPlan(dir, manifest, binary);
     List<Path> files = new ArrayList<>();
     if (oneFile) {
       files.add(path);
@@ -73,39 +72,6 @@ public final class SchemaArtifact {
       buffers.add(map(plan, f));
     }
     return new SchemaArtifact(manifest, plan, binary, List.copyOf(files), List.copyOf(buffers));
-  }
-
-  /** The plan of the binary schema the export in {@code dir} carries ({@link #binarySchema}). */
-  static SchemaPlan plan(Path dir, Manifest manifest) {
-    return plan(dir, manifest, binarySchema(dir, manifest));
-  }
-
-  private static SchemaPlan plan(Path dir, Manifest manifest, byte[] binary) {
-    String source = dir.resolve(manifest.schema().binary()).toString();
-    try {
-      return SchemaPlan.fromBinary(ByteBuffer.wrap(binary), source);
-    } catch (SchemaException e) {
-      throw new ArtifactException(
-          "the binary schema " + source + " does not load: " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * The binary schema the export in {@code dir} carries. An export written before exports carried
-   * one names only the bundled {@code organizations.fbs}: it is read with the bundled binary schema
-   * when the text it carries is the bundled one, byte for byte.
-   *
-   * @throws ArtifactException when the manifest names no binary schema (and the text is not the
-   *     bundled one), or it is missing or unreadable
-   */
-  static byte[] binarySchema(Path dir, Manifest manifest) {
-    Path file = dir.resolve(manifest.schema().binary());
-    try {
-      return Files.readAllBytes(file);
-    } catch (IOException e) {
-      throw new ArtifactException(
-          "cannot read the binary schema " + file + ": " + e.getMessage(), e);
-    }
   }
 
   private static MappedByteBuffer map(SchemaPlan plan, Path file) {

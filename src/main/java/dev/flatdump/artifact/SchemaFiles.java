@@ -212,4 +212,35 @@ public record SchemaFiles(String name, byte[] text, byte[] binary) {
               + " then. Restore it, or start a fresh export with --new-run");
     }
   }
+
+  /** The plan of the binary schema the export in {@code dir} carries ({@link #exportBinary}). */
+  public static SchemaPlan exportPlan(Path dir, Manifest manifest) {
+    return exportPlan(dir, manifest, exportBinary(dir, manifest));
+  }
+
+  /** The plan of {@code binary}, the binary schema the export in {@code dir} carries. */
+  public static SchemaPlan exportPlan(Path dir, Manifest manifest, byte[] binary) {
+    String source = dir.resolve(manifest.schema().binary()).toString();
+    try {
+      return SchemaPlan.fromBinary(ByteBuffer.wrap(binary), source);
+    } catch (SchemaException e) {
+      throw new ArtifactException(
+          "the binary schema " + source + " does not load: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The binary schema the export in {@code dir} carries, which its manifest names.
+   *
+   * @throws ArtifactException when it is missing or unreadable
+   */
+  public static byte[] exportBinary(Path dir, Manifest manifest) {
+    Path file = dir.resolve(manifest.schema().binary());
+    try {
+      return Files.readAllBytes(file);
+    } catch (IOException e) {
+      throw new ArtifactException(
+          "cannot read the binary schema " + file + ": " + e.getMessage(), e);
+    }
+  }
 }
