@@ -72,6 +72,43 @@ class ArchitectureTest {
   }
 
   @Test
+  void theArtifactIsWrittenReadAndCheckedByPackagesOfTheirOwn() {
+    // artifact: the export's files and layout, which the three roles share
+    noClasses()
+        .that()
+        .resideInAPackage("dev.flatdump.artifact")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.flatdump.artifact.write..",
+            "dev.flatdump.artifact.read..",
+            "dev.flatdump.artifact.check..")
+        .check(main);
+    noClasses()
+        .that()
+        .resideInAPackage("dev.flatdump.artifact.write..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.flatdump.artifact.read..", "dev.flatdump.artifact.check..")
+        .check(main);
+    // a reader checks a shard's structure before it reads it: read may use check, not the reverse
+    noClasses()
+        .that()
+        .resideInAPackage("dev.flatdump.artifact.check..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.flatdump.artifact.write..", "dev.flatdump.artifact.read..")
+        .check(main);
+    noClasses()
+        .that()
+        .resideInAPackage("dev.flatdump.artifact.read..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.flatdump.artifact.write..")
+        .check(main);
+  }
+
+  @Test
   void theExceptionFamilyImportsNoStage() {
     noClasses()
         .that()

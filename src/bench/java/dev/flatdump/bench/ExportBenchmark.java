@@ -7,7 +7,7 @@ import com.mongodb.client.MongoCursor;
 import com.mongodb.client.MongoDatabase;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.artifact.SchemaFiles;
-import dev.flatdump.artifact.SchemaShardWriter;
+import dev.flatdump.artifact.write.SchemaShardWriter;
 import dev.flatdump.encode.engine.RejectedRecord;
 import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;

@@ -1,11 +1,11 @@
 package dev.flatdump.bench;
 
 import dev.flatdump.artifact.ArtifactException;
-import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.Manifest;
-import dev.flatdump.artifact.SchemaArtifact;
 import dev.flatdump.artifact.SchemaFiles;
-import dev.flatdump.artifact.SchemaVerifier;
+import dev.flatdump.artifact.check.SchemaVerifier;
+import dev.flatdump.artifact.read.SchemaArtifact;
+import dev.flatdump.artifact.write.Compression;
 import dev.flatdump.report.CompressedSize;
 import java.io.IOException;
 import java.io.UncheckedIOException;

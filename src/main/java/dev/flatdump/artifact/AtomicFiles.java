@@ -155,7 +155,7 @@ public final class AtomicFiles {
     return System.getProperty("os.name", "").startsWith("Windows");
   }
 
-  static void deleteQuietly(Path p) {
+  public static void deleteQuietly(Path p) {
     try {
       Files.deleteIfExists(p);
     } catch (IOException ignored) {

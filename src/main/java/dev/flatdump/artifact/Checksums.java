@@ -64,17 +64,17 @@ public final class Checksums {
   }
 
   /** Finishes {@code md} (which resets it) and returns its digest as lowercase hex. */
-  static String hex(MessageDigest md) {
+  public static String hex(MessageDigest md) {
     return hex(md.digest());
   }
 
   /** A stream that digests what passes through it into {@code out}. */
-  static DigestOutputStream digesting(OutputStream out) {
+  public static DigestOutputStream digesting(OutputStream out) {
     return new DigestOutputStream(out, newDigest());
   }
 
   /** A stream that digests what is read through it from {@code in}. */
-  static DigestInputStream digesting(InputStream in) {
+  public static DigestInputStream digesting(InputStream in) {
     return new DigestInputStream(in, newDigest());
   }
 }

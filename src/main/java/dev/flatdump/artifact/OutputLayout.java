@@ -95,7 +95,7 @@ public final class OutputLayout {
    * pointer named be removed while it is being opened (newer exports published meanwhile), the
    * pointer is followed again.
    */
-  static <T> T open(Path path, java.util.function.Function<Path, T> opener) {
+  public static <T> T open(Path path, java.util.function.Function<Path, T> opener) {
     for (int attempt = 1; ; attempt++) {
       Path dir = Files.isDirectory(path) ? resolve(path) : path;
       try {

@@ -1,7 +1,7 @@
 package dev.flatdump.cli;
 
-import dev.flatdump.artifact.ExportChecker;
 import dev.flatdump.artifact.OutputLayout;
+import dev.flatdump.artifact.check.ExportChecker;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

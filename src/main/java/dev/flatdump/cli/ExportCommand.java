@@ -1,10 +1,10 @@
 package dev.flatdump.cli;
 
 import com.mongodb.client.MongoClient;
-import dev.flatdump.artifact.Compression;
-import dev.flatdump.artifact.GzipCompression;
 import dev.flatdump.artifact.SchemaFiles;
-import dev.flatdump.artifact.ZstdCompression;
+import dev.flatdump.artifact.write.Compression;
+import dev.flatdump.artifact.write.GzipCompression;
+import dev.flatdump.artifact.write.ZstdCompression;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.encode.plan.SchemaException;
 import dev.flatdump.encode.plan.SchemaPlan;

@@ -1,7 +1,7 @@
 package dev.flatdump.cli;
 
-import dev.flatdump.artifact.RecordJson;
-import dev.flatdump.artifact.SchemaArtifact;
+import dev.flatdump.artifact.read.RecordJson;
+import dev.flatdump.artifact.read.SchemaArtifact;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

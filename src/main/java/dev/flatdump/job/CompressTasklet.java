@@ -1,10 +1,10 @@
 package dev.flatdump.job;
 
 import dev.flatdump.artifact.ArtifactFile;
-import dev.flatdump.artifact.Compression;
-import dev.flatdump.artifact.RejectsWriter;
-import dev.flatdump.artifact.ShardCompressor;
 import dev.flatdump.artifact.ShardFile;
+import dev.flatdump.artifact.write.Compression;
+import dev.flatdump.artifact.write.RejectsWriter;
+import dev.flatdump.artifact.write.ShardCompressor;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.flatdump.job;
 
-import dev.flatdump.artifact.Compression;
 import dev.flatdump.artifact.SchemaFiles;
-import dev.flatdump.artifact.SchemaShardWriter;
+import dev.flatdump.artifact.write.Compression;
+import dev.flatdump.artifact.write.SchemaShardWriter;
 import dev.flatdump.encode.DedupOptions;
 import java.nio.file.Path;
 import java.time.LocalDate;

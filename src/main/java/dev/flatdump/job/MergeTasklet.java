@@ -1,9 +1,9 @@
 package dev.flatdump.job;
 
 import dev.flatdump.FlatdumpException;
-import dev.flatdump.artifact.PartitionMerge;
-import dev.flatdump.artifact.RejectsWriter;
 import dev.flatdump.artifact.ShardFile;
+import dev.flatdump.artifact.write.PartitionMerge;
+import dev.flatdump.artifact.write.RejectsWriter;
 import dev.flatdump.encode.engine.EncodeCounts;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,8 +3,8 @@ package dev.flatdump.job;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OutputLayout;
-import dev.flatdump.artifact.Publisher;
 import dev.flatdump.artifact.SchemaFiles;
+import dev.flatdump.artifact.write.LocalPublisher;
 import dev.flatdump.report.ReportWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +20,7 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
  * {@code publishStep}: copies the schema into the staged export, writes {@code manifest.json} and
- * publishes the whole export with one atomic switch ({@link Publisher}) as {@code
+ * publishes the whole export with one atomic switch ({@link LocalPublisher}) as {@code
  * OUT/exports/RUNDATE-INSTANCE}, then keeps the newest {@code --keep} exports. Repeatable: after a
  * crash anywhere in it, the rerun completes the same publish.
  */
@@ -61,7 +61,7 @@ final class PublishTasklet implements Tasklet {
             started,
             Instant.now());
     String name = exportName(options, job);
-    Path exportDir = Publisher.publish(staging, options.out(), name, manifest, options.keep());
+    Path exportDir = LocalPublisher.publish(staging, options.out(), name, manifest, options.keep());
     jobCtx.putString(JobState.EXPORT_DIR, exportDir.toString());
     jobCtx.putString(JobState.REPORT_HTML, exportDir.resolve(ReportWriter.HTML_FILE).toString());
     return RepeatStatus.FINISHED;
@@ -70,7 +70,8 @@ final class PublishTasklet implements Tasklet {
   /**
    * The export's schema, staged by {@code exportStep} beside the shards: lists its files and
    * describes it. After a crash past the rename the staging directory is gone, and the files are
-   * read from the published export, which the rerun's {@link Publisher#publish} then completes.
+   * read from the published export, which the rerun's {@link LocalPublisher#publish} then
+   * completes.
    */
   private static Manifest.Schema schema(Path dir, String name, List<ArtifactFile> files) {
     SchemaFiles schema = SchemaFiles.staged(dir, name);

@@ -1,7 +1,7 @@
 package dev.flatdump.job;
 
-import dev.flatdump.artifact.SchemaShardWriter;
 import dev.flatdump.artifact.ShardFile;
+import dev.flatdump.artifact.write.SchemaShardWriter;
 import dev.flatdump.encode.engine.EncodeCounts;
 import dev.flatdump.encode.engine.Sharing;
 import dev.flatdump.encode.plan.SchemaPlan;

@@ -81,8 +81,8 @@ public final class ArtifactUploader implements Closeable {
   /**
    * Uploads the export in {@code exportDir} that {@code manifest} describes to {@code target}.
    * {@code exportDir} must hold every listed file and a {@code manifest.json} equal to {@code
-   * manifest}, as {@link dev.flatdump.artifact.Publisher} leaves it. Nothing is sent unless all of
-   * them are present with the manifest's sizes.
+   * manifest}, as {@link dev.flatdump.artifact.write.LocalPublisher} leaves it. Nothing is sent
+   * unless all of them are present with the manifest's sizes.
    *
    * @return one entry per object, in upload order, {@code manifest.json} last
    * @throws UploadException naming the object and the endpoint when a file does not match the
@@ -99,11 +99,11 @@ public final class ArtifactUploader implements Closeable {
   }
 
   /**
-   * Publishes an export as {@link dev.flatdump.artifact.Publisher} does locally: its files go under
-   * {@code root/exports/NAME/} by {@link #upload} (manifest last), then the pointer object {@code
-   * root/CURRENT}, holding {@code exports/NAME}, is written last. A consumer that reads {@code
-   * CURRENT} and then the manifest it names sees one complete export. Idempotent as {@link #upload}
-   * is; an unchanged pointer is skipped too.
+   * Publishes an export as {@link dev.flatdump.artifact.write.LocalPublisher} does locally: its
+   * files go under {@code root/exports/NAME/} by {@link #upload} (manifest last), then the pointer
+   * object {@code root/CURRENT}, holding {@code exports/NAME}, is written last. A consumer that
+   * reads {@code CURRENT} and then the manifest it names sees one complete export. Idempotent as
+   * {@link #upload} is; an unchanged pointer is skipped too.
    *
    * @return one entry per object, in upload order, {@code CURRENT} last
    * @throws UploadException as {@link #upload}; the pointer is not written then

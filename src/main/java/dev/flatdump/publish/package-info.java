@@ -1,5 +1,6 @@
 /**
- * Publishing a finished export to S3: every file the manifest lists, verified by SHA-256, then
- * {@code manifest.json} last.
+ * Publishing a finished export to S3-compatible object storage: every file the manifest lists,
+ * verified by SHA-256, then {@code manifest.json}, then the {@code CURRENT} pointer. The local
+ * publish is {@code artifact.write}'s.
  */
 package dev.flatdump.publish;

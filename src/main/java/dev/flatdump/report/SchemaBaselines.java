@@ -1,8 +1,8 @@
 package dev.flatdump.report;
 
-import dev.flatdump.artifact.Compression;
-import dev.flatdump.artifact.RecordJson;
-import dev.flatdump.artifact.RecordProtobuf;
+import dev.flatdump.artifact.read.RecordJson;
+import dev.flatdump.artifact.read.RecordProtobuf;
+import dev.flatdump.artifact.write.Compression;
 import dev.flatdump.encode.engine.RejectedRecord;
 import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;
@@ -24,9 +24,9 @@ import java.util.Set;
  * de-dup settings ({@link #addDocument}; documents the schema refuses are left out, as the export
  * left them out), cutting a shard at {@code maxShardBytes}. Protobuf and JSON lines are written
  * from the exported records ({@link #addShard}): protobuf onto the twin derived from the schema
- * ({@link RecordProtobuf}, {@link dev.flatdump.artifact.ProtobufTwin}), one message per record,
- * JSON lines as {@code inspect --json} prints them. Compressed bytes are counted, never kept. Not
- * thread-safe; holds native zstd memory until {@link #finish} or {@link #close}.
+ * ({@link RecordProtobuf}, {@link dev.flatdump.artifact.read.ProtobufTwin}), one message per
+ * record, JSON lines as {@code inspect --json} prints them. Compressed bytes are counted, never
+ * kept. Not thread-safe; holds native zstd memory until {@link #finish} or {@link #close}.
  */
 public final class SchemaBaselines implements Closeable {
 
@@ -76,7 +76,7 @@ public final class SchemaBaselines implements Closeable {
 
   /**
    * The protobuf writer of the schema's records, onto the twin derived from the schema ({@link
-   * dev.flatdump.artifact.ProtobufTwin}).
+   * dev.flatdump.artifact.read.ProtobufTwin}).
    *
    * @throws IllegalArgumentException when the schema has no twin (a field protobuf cannot number),
    *     saying where

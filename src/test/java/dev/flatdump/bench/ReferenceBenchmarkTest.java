@@ -2,9 +2,9 @@ package dev.flatdump.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flatdump.artifact.ExportCheckFixtures;
 import dev.flatdump.artifact.Manifest;
-import dev.flatdump.artifact.ZstdCompression;
+import dev.flatdump.artifact.check.ExportCheckFixtures;
+import dev.flatdump.artifact.write.ZstdCompression;
 import dev.flatdump.bench.References.Kind;
 import dev.flatdump.bench.samples.OrgGenerator;
 import dev.flatdump.bench.samples.Profile;

@@ -3,8 +3,8 @@ package dev.flatdump.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flatdump.artifact.ArtifactFile;
-import dev.flatdump.artifact.ExportCheckFixtures;
 import dev.flatdump.artifact.Manifest;
+import dev.flatdump.artifact.check.ExportCheckFixtures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

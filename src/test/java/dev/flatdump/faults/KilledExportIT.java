@@ -3,8 +3,8 @@ package dev.flatdump.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flatdump.artifact.Checksums;
-import dev.flatdump.artifact.CrashPoint;
 import dev.flatdump.artifact.OutputLayout;
+import dev.flatdump.artifact.write.CrashPoint;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import java.io.IOException;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.flatdump.artifact.Compression;
-import dev.flatdump.artifact.SchemaShardWriter;
+import dev.flatdump.artifact.write.Compression;
+import dev.flatdump.artifact.write.SchemaShardWriter;
 import dev.flatdump.encode.DedupOptions;
 import java.nio.file.Path;
 import java.time.LocalDate;

@@ -406,9 +406,9 @@ abstract class ArtifactUploaderContract {
   }
 
   /**
-   * A published export as {@link dev.flatdump.artifact.Publisher} leaves it: one shard above the 5
-   * MiB test threshold, one below, a compressed copy, an empty rejects file, a report, and the
-   * manifest. {@code seed} varies the bytes.
+   * A published export as {@link dev.flatdump.artifact.write.LocalPublisher} leaves it: one shard
+   * above the 5 MiB test threshold, one below, a compressed copy, an empty rejects file, a report,
+   * and the manifest. {@code seed} varies the bytes.
    */
   private static Manifest export(Path dir, long seed) throws IOException {
     Files.createDirectories(dir);

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.DynamicMessage;
-import dev.flatdump.artifact.Compression;
-import dev.flatdump.artifact.ProtobufTwin;
-import dev.flatdump.artifact.RecordJson;
 import dev.flatdump.artifact.SchemaFiles;
+import dev.flatdump.artifact.read.ProtobufTwin;
+import dev.flatdump.artifact.read.RecordJson;
+import dev.flatdump.artifact.write.Compression;
 import dev.flatdump.bench.samples.Org;
 import dev.flatdump.bench.samples.OrgGenerator;
 import dev.flatdump.bench.samples.Profile;

@@ -1,6 +1,6 @@
 package dev.flatdump.testing;
 
-import dev.flatdump.artifact.SchemaArtifact;
+import dev.flatdump.artifact.read.SchemaArtifact;
 import dev.flatdump.bench.samples.Attr;
 import dev.flatdump.bench.samples.Org;
 import dev.flatdump.bench.samples.OrgType;

@@ -3,7 +3,7 @@ package dev.flatdump.encode.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.flatbuffers.FlatBufferBuilder;
-import dev.flatdump.artifact.RecordJson;
+import dev.flatdump.artifact.read.RecordJson;
 import dev.flatdump.testing.BsonCorpus;
 import dev.flatdump.testing.SchemaFixtures;
 import java.math.BigDecimal;

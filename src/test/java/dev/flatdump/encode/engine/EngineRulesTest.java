@@ -55,7 +55,7 @@ class EngineRulesTest {
 
     java.nio.ByteBuffer shard = fx.encode(encoder(fx, true), docs);
 
-    assertThat(dev.flatdump.artifact.SchemaVerifier.verify(fx.plan, shard).error()).isNull();
+    assertThat(dev.flatdump.artifact.check.SchemaVerifier.verify(fx.plan, shard).error()).isNull();
   }
 
   /** A deprecated field reads nothing, so it is never required, even declared so or a key. */

@@ -3,9 +3,9 @@ package dev.flatdump.encode.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.flatbuffers.FlatBufferBuilder;
-import dev.flatdump.artifact.RejectsWriter;
-import dev.flatdump.artifact.SchemaExportVerifier;
-import dev.flatdump.artifact.SchemaVerifier;
+import dev.flatdump.artifact.check.SchemaExportVerifier;
+import dev.flatdump.artifact.check.SchemaVerifier;
+import dev.flatdump.artifact.write.RejectsWriter;
 import dev.flatdump.encode.Reject;
 import dev.flatdump.encode.engine.MappingOracle.Verdict;
 import dev.flatdump.encode.engine.RandomSchemas.Schema;

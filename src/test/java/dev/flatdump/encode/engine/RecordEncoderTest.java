@@ -51,7 +51,7 @@ class RecordEncoderTest {
 
   /**
    * The records as flatc reads them, after checking that flatdump's own reader ({@link
-   * dev.flatdump.artifact.RecordJson}) reads every one the same.
+   * dev.flatdump.artifact.read.RecordJson}) reads every one the same.
    */
   private JsonNode roundTrip(String schema, String... docs) throws Exception {
     SchemaFixtures fx = new SchemaFixtures(dir, schema);
@@ -59,7 +59,7 @@ class RecordEncoderTest {
     ByteBuffer buffer =
         fx.encode(encoder, java.util.Arrays.stream(docs).map(SchemaFixtures::bson).toList());
     JsonNode records = fx.flatcRecords(buffer);
-    var reader = new dev.flatdump.artifact.RecordJson(fx.plan);
+    var reader = new dev.flatdump.artifact.read.RecordJson(fx.plan);
     assertThat(reader.count(buffer)).isEqualTo(records.size());
     for (int i = 0; i < records.size(); i++) {
       assertThat(json(reader.record(buffer, i))).as("record %d", i).isEqualTo(records.get(i));

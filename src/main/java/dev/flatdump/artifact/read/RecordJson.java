@@ -1,0 +1,187 @@
+package dev.flatdump.artifact.read;
+
+import dev.flatdump.encode.engine.RecordsBuffer;
+import dev.flatdump.encode.plan.EnumPlan;
+import dev.flatdump.encode.plan.FieldKind;
+import dev.flatdump.encode.plan.FieldPlan;
+import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.encode.plan.TablePlan;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Reads the records of a shard of any schema through its {@link SchemaPlan}, as JSON text: a table
+ * as an object of the fields its buffer holds, in id order; a struct with every field; an enum by
+ * its name when it declares the value; a {@code ulong} unsigned; a non-finite float as the string
+ * {@code "NaN"}, {@code "Infinity"} or {@code "-Infinity"}. The buffer must have passed a
+ * structural check: offsets are followed as they are. Stateless; thread-safe.
+ */
+public final class RecordJson {
+
+  private final SchemaPlan plan;
+
+  public RecordJson(SchemaPlan plan) {
+    this.plan = plan;
+  }
+
+  /** How many records the shard holds. */
+  public int count(ByteBuffer shard) {
+    ByteBuffer bb = le(shard);
+    int vector = recordsVector(bb);
+    return vector == 0 ? 0 : bb.getInt(vector);
+  }
+
+  /** Record {@code index} of the shard, as one line of JSON. */
+  public String record(ByteBuffer shard, int index) {
+    ByteBuffer bb = le(shard);
+    int vector = recordsVector(bb);
+    int n = vector == 0 ? 0 : bb.getInt(vector);
+    if (index < 0 || index >= n) {
+      throw new IndexOutOfBoundsException("record " + index + " of " + n);
+    }
+    int element = vector + 4 + 4 * index;
+    StringBuilder out = new StringBuilder();
+    table(bb, plan.record(), element + bb.getInt(element), out);
+    return out.toString();
+  }
+
+  private static ByteBuffer le(ByteBuffer shard) {
+    return shard.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  private int recordsVector(ByteBuffer bb) {
+    return RecordsBuffer.recordsVector(bb, plan);
+  }
+
+  private static int fieldPosition(ByteBuffer bb, int table, int slot) {
+    return RecordsBuffer.fieldPosition(bb, table, slot);
+  }
+
+  private void table(ByteBuffer bb, TablePlan t, int table, StringBuilder out) {
+    out.append('{');
+    boolean first = true;
+    for (FieldPlan f : t.fields()) {
+      if (f.deprecated()) {
+        continue;
+      }
+      int p = fieldPosition(bb, table, f.slot());
+      if (p == 0) {
+        continue;
+      }
+      if (!first) {
+        out.append(',');
+      }
+      first = false;
+      string(f.name(), out);
+      out.append(':');
+      value(bb, f, f.kind(), p, out);
+    }
+    out.append('}');
+  }
+
+  private void struct(ByteBuffer bb, TablePlan st, int at, StringBuilder out) {
+    out.append('{');
+    for (int i = 0; i < st.fields().size(); i++) {
+      FieldPlan f = st.fields().get(i);
+      if (i > 0) {
+        out.append(',');
+      }
+      string(f.name(), out);
+      out.append(':');
+      value(bb, f, f.kind(), at + f.slot(), out);
+    }
+    out.append('}');
+  }
+
+  /** The value of kind {@code kind} (the field's, or its vector's element's) at {@code p}. */
+  private void value(ByteBuffer bb, FieldPlan f, FieldKind kind, int p, StringBuilder out) {
+    switch (kind) {
+      case STRING -> {
+        string(RecordsBuffer.string(bb, p), out);
+      }
+      case TABLE -> table(bb, plan.tables().get(f.typeIndex()), p + bb.getInt(p), out);
+      case STRUCT -> struct(bb, plan.tables().get(f.typeIndex()), p, out);
+      case VECTOR -> {
+        int v = p + bb.getInt(p);
+        int n = bb.getInt(v);
+        FieldKind element = f.element();
+        int size = plan.inlineSize(f, element);
+        out.append('[');
+        for (int i = 0; i < n; i++) {
+          if (i > 0) {
+            out.append(',');
+          }
+          value(bb, f, element, v + 4 + i * size, out);
+        }
+        out.append(']');
+      }
+      default -> scalar(bb, f, kind, p, out);
+    }
+  }
+
+  private void scalar(ByteBuffer bb, FieldPlan f, FieldKind kind, int p, StringBuilder out) {
+    if (kind == FieldKind.FLOAT) {
+      number(bb.getFloat(p), out);
+      return;
+    }
+    if (kind == FieldKind.DOUBLE) {
+      number(bb.getDouble(p), out);
+      return;
+    }
+    long v = RecordsBuffer.integer(bb, kind, p);
+    if (kind == FieldKind.BOOL) {
+      out.append(v != 0);
+      return;
+    }
+    if (f.enumIndex() >= 0) {
+      EnumPlan e = plan.enums().get(f.enumIndex());
+      for (var entry : e.byName().entrySet()) {
+        if (entry.getValue() == v) {
+          string(entry.getKey(), out);
+          return;
+        }
+      }
+    }
+    out.append(kind == FieldKind.ULONG ? Long.toUnsignedString(v) : Long.toString(v));
+  }
+
+  private static void number(double d, StringBuilder out) {
+    if (Double.isNaN(d)) {
+      out.append("\"NaN\"");
+    } else if (Double.isInfinite(d)) {
+      out.append(d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+    } else {
+      out.append(d);
+    }
+  }
+
+  private static void number(float f, StringBuilder out) {
+    if (Float.isNaN(f) || Float.isInfinite(f)) {
+      number((double) f, out);
+    } else {
+      out.append(f);
+    }
+  }
+
+  private static void string(String s, StringBuilder out) {
+    out.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    out.append('"');
+  }
+}
