@@ -73,10 +73,21 @@ class ArchitectureTest {
 
   @Test
   void theArtifactIsWrittenReadAndCheckedByPackagesOfTheirOwn() {
-    // artifact: the export's files and layout, which the three roles share
+    // artifact: the export's files and layout, and artifact.compress its copies' formats, which the
+    // three roles share
     noClasses()
         .that()
         .resideInAPackage("dev.flatdump.artifact")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.flatdump.artifact.write..",
+            "dev.flatdump.artifact.read..",
+            "dev.flatdump.artifact.check..")
+        .check(main);
+    noClasses()
+        .that()
+        .resideInAPackage("dev.flatdump.artifact.compress..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(

@@ -1,6 +1,6 @@
 package dev.flatdump.bench;
 
-import dev.flatdump.artifact.write.Compression;
+import dev.flatdump.artifact.compress.Compression;
 import dev.flatdump.bench.samples.Org;
 import dev.flatdump.bench.samples.OrgGenerator;
 import dev.flatdump.bench.samples.Profile;

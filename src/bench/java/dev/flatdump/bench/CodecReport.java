@@ -1,7 +1,7 @@
 package dev.flatdump.bench;
 
-import dev.flatdump.artifact.write.GzipCompression;
-import dev.flatdump.artifact.write.ZstdCompression;
+import dev.flatdump.artifact.compress.GzipCompression;
+import dev.flatdump.artifact.compress.ZstdCompression;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.flatdump.bench;
 
-import dev.flatdump.artifact.write.Compression;
+import dev.flatdump.artifact.compress.Compression;
 import dev.flatdump.report.CountingOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

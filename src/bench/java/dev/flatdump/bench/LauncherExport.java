@@ -2,8 +2,8 @@ package dev.flatdump.bench;
 
 import com.mongodb.client.MongoClient;
 import dev.flatdump.FlatdumpException;
-import dev.flatdump.artifact.write.GzipCompression;
-import dev.flatdump.artifact.write.ZstdCompression;
+import dev.flatdump.artifact.compress.GzipCompression;
+import dev.flatdump.artifact.compress.ZstdCompression;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.job.ExportOptions;

@@ -2,9 +2,9 @@ package dev.flatdump.cli;
 
 import com.mongodb.client.MongoClient;
 import dev.flatdump.artifact.SchemaFiles;
-import dev.flatdump.artifact.write.Compression;
-import dev.flatdump.artifact.write.GzipCompression;
-import dev.flatdump.artifact.write.ZstdCompression;
+import dev.flatdump.artifact.compress.Compression;
+import dev.flatdump.artifact.compress.GzipCompression;
+import dev.flatdump.artifact.compress.ZstdCompression;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.encode.plan.SchemaException;
 import dev.flatdump.encode.plan.SchemaPlan;

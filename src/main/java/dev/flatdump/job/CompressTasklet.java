@@ -2,7 +2,7 @@ package dev.flatdump.job;
 
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.ShardFile;
-import dev.flatdump.artifact.write.Compression;
+import dev.flatdump.artifact.compress.Compression;
 import dev.flatdump.artifact.write.RejectsWriter;
 import dev.flatdump.artifact.write.ShardCompressor;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.flatdump.job;
 
 import dev.flatdump.artifact.SchemaFiles;
-import dev.flatdump.artifact.write.Compression;
+import dev.flatdump.artifact.compress.Compression;
 import dev.flatdump.artifact.write.SchemaShardWriter;
 import dev.flatdump.encode.DedupOptions;
 import java.nio.file.Path;
@@ -73,7 +73,7 @@ public record ExportOptions(
   /** Exports kept by default: the new one and the one before, for a consumer still reading it. */
   public static final int DEFAULT_KEEP = 2;
 
-  public static final List<String> COMPRESSIONS = List.of("gzip", "zstd");
+  public static final List<String> COMPRESSIONS = Compression.NAMES;
   public static final List<String> BASELINES = List.of("plain", "strings", "protobuf", "json");
 
   // Job parameter keys: the one place they are named.

@@ -1,7 +1,7 @@
 package dev.flatdump.job;
 
 import com.mongodb.client.MongoClient;
-import dev.flatdump.artifact.write.Compression;
+import dev.flatdump.artifact.compress.Compression;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;

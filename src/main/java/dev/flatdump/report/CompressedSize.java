@@ -1,6 +1,6 @@
 package dev.flatdump.report;
 
-import dev.flatdump.artifact.write.Compression;
+import dev.flatdump.artifact.compress.Compression;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;

@@ -1,8 +1,8 @@
 package dev.flatdump.report;
 
+import dev.flatdump.artifact.compress.Compression;
 import dev.flatdump.artifact.read.RecordJson;
 import dev.flatdump.artifact.read.RecordProtobuf;
-import dev.flatdump.artifact.write.Compression;
 import dev.flatdump.encode.engine.RejectedRecord;
 import dev.flatdump.encode.engine.ShardBuilder;
 import dev.flatdump.encode.engine.Sharing;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.check.ExportCheckFixtures;
-import dev.flatdump.artifact.write.ZstdCompression;
+import dev.flatdump.artifact.compress.ZstdCompression;
 import dev.flatdump.bench.References.Kind;
 import dev.flatdump.bench.samples.OrgGenerator;
 import dev.flatdump.bench.samples.Profile;

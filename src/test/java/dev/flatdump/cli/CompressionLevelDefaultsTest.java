@@ -2,8 +2,8 @@ package dev.flatdump.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flatdump.artifact.write.GzipCompression;
-import dev.flatdump.artifact.write.ZstdCompression;
+import dev.flatdump.artifact.compress.GzipCompression;
+import dev.flatdump.artifact.compress.ZstdCompression;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;

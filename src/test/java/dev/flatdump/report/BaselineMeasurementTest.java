@@ -3,7 +3,7 @@ package dev.flatdump.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flatdump.artifact.SchemaFiles;
-import dev.flatdump.artifact.write.Compression;
+import dev.flatdump.artifact.compress.Compression;
 import dev.flatdump.bench.samples.Org;
 import dev.flatdump.bench.samples.OrgGenerator;
 import dev.flatdump.bench.samples.Profile;

@@ -2,7 +2,7 @@ package dev.flatdump.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flatdump.artifact.write.Compression;
+import dev.flatdump.artifact.compress.Compression;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,6 +1,6 @@
 package dev.flatdump.bench.cli;
 
-import dev.flatdump.artifact.write.ZstdCompression;
+import dev.flatdump.artifact.compress.ZstdCompression;
 import dev.flatdump.bench.ReferenceBenchmark;
 import dev.flatdump.cli.ArtifactPath;
 import java.io.PrintWriter;

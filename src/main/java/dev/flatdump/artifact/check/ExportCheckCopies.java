@@ -1,8 +1,8 @@
 package dev.flatdump.artifact.check;
 
-import com.github.luben.zstd.ZstdInputStream;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.Checksums;
+import dev.flatdump.artifact.compress.Compression;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.GZIPInputStream;
 
 /**
  * The part of {@link ExportChecker} that checks compressed copies. A copy must decompress, as a
@@ -25,7 +24,7 @@ final class ExportCheckCopies {
   private ExportCheckCopies() {}
 
   static boolean isCompressed(ArtifactFile f) {
-    return "gzip".equals(f.format()) || "zstd".equals(f.format());
+    return Compression.NAMES.contains(f.format());
   }
 
   static void check(
@@ -33,7 +32,8 @@ final class ExportCheckCopies {
       ArtifactFile copy,
       Map<String, ArtifactFile> listed,
       List<ExportChecker.Problem> problems) {
-    String extension = "gzip".equals(copy.format()) ? ".gz" : ".zst";
+    Compression compression = Compression.create(copy.format(), null);
+    String extension = compression.extension();
     if (!copy.name().endsWith(extension)) {
       problems.add(
           new ExportChecker.Problem(
@@ -53,7 +53,7 @@ final class ExportCheckCopies {
     long bytes = 0;
     String sha;
     try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), BUFFER);
-        DigestInputStream in = Checksums.digesting(decompressing(copy.format(), raw))) {
+        DigestInputStream in = Checksums.digesting(compression.unwrap(raw))) {
       byte[] buf = new byte[BUFFER];
       for (int n; (n = in.read(buf)) >= 0; ) {
         bytes += n;
@@ -80,11 +80,5 @@ final class ExportCheckCopies {
                   + " bytes with sha256 "
                   + shard.sha256()));
     }
-  }
-
-  private static InputStream decompressing(String format, InputStream in) throws IOException {
-    // Both throw IOException for a corrupt or truncated stream (ZipException, EOFException,
-    // ZstdIOException); zstd frames written by flatdump also carry a checksum.
-    return "gzip".equals(format) ? new GZIPInputStream(in, BUFFER) : new ZstdInputStream(in);
   }
 }

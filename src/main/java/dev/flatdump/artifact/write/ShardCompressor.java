@@ -4,6 +4,7 @@ import dev.flatdump.artifact.ArtifactException;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.AtomicFiles;
 import dev.flatdump.artifact.Checksums;
+import dev.flatdump.artifact.compress.Compression;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

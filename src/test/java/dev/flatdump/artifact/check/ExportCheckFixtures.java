@@ -6,7 +6,7 @@ import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.ShardFile;
-import dev.flatdump.artifact.write.Compression;
+import dev.flatdump.artifact.compress.Compression;
 import dev.flatdump.artifact.write.RejectsWriter;
 import dev.flatdump.artifact.write.SchemaShardWriter;
 import dev.flatdump.artifact.write.ShardCompressor;

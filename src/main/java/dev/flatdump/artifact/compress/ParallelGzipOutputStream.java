@@ -1,4 +1,4 @@
-package dev.flatdump.artifact.write;
+package dev.flatdump.artifact.compress;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;

@@ -1,8 +1,10 @@
-package dev.flatdump.artifact.write;
+package dev.flatdump.artifact.compress;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.zip.Deflater;
+import java.util.zip.GZIPInputStream;
 
 /**
  * gzip (RFC 1952) through the JDK's deflater, levels 1..9, deflated in blocks on several threads
@@ -49,5 +51,10 @@ public record GzipCompression(int level, int threads) implements Compression {
   @Override
   public OutputStream wrap(OutputStream out) throws IOException {
     return new ParallelGzipOutputStream(out, level, threads);
+  }
+
+  @Override
+  public InputStream unwrap(InputStream in) throws IOException {
+    return new GZIPInputStream(in, 1 << 16);
   }
 }

@@ -1,4 +1,4 @@
-package dev.flatdump.artifact.write;
+package dev.flatdump.artifact.compress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

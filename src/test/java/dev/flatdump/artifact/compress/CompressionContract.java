@@ -1,7 +1,8 @@
-package dev.flatdump.artifact.write;
+package dev.flatdump.artifact.compress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -82,6 +83,26 @@ abstract class CompressionContract {
             .as("level %d", level)
             .isEqualTo(data);
       }
+    }
+
+    @Test
+    void itsOwnUnwrapReadsWhatItWroteAndRefusesATruncatedStream() throws IOException {
+      byte[] data = sample();
+      Compression c = withLevel(defaultLevel());
+      byte[] compressed = compress(c, data);
+      try (InputStream in = c.unwrap(new ByteArrayInputStream(compressed))) {
+        assertThat(in.readAllBytes()).isEqualTo(data);
+      }
+      byte[] truncated = java.util.Arrays.copyOf(compressed, compressed.length - 3);
+      assertThatThrownBy(
+              () -> {
+                try (InputStream in = c.unwrap(new ByteArrayInputStream(truncated))) {
+                  in.readAllBytes();
+                }
+              })
+          .isInstanceOf(IOException.class);
+      assertThat(Compression.create(name(), null).extension()).isEqualTo(extension());
+      assertThat(Compression.NAMES).contains(name());
     }
 
     @Test

@@ -1,8 +1,10 @@
-package dev.flatdump.artifact.write;
+package dev.flatdump.artifact.compress;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdInputStream;
 import com.github.luben.zstd.ZstdOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 
 /**
@@ -58,5 +60,10 @@ public record ZstdCompression(int level, int threads) implements Compression {
     zos.setWorkers(threads);
     zos.setJobSize(JOB_SIZE);
     return zos;
+  }
+
+  @Override
+  public InputStream unwrap(InputStream in) throws IOException {
+    return new ZstdInputStream(in); // the frames' checksums are checked as they are read
   }
 }

@@ -1,6 +1,7 @@
-package dev.flatdump.artifact.write;
+package dev.flatdump.artifact.compress;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Locale;
 
@@ -34,6 +35,15 @@ public sealed interface Compression permits GzipCompression, ZstdCompression {
    * at once; closing it finishes the frame, stops them and closes {@code out}.
    */
   OutputStream wrap(OutputStream out) throws IOException;
+
+  /**
+   * A stream that decompresses {@code in}, which the caller closes (closing {@code in} too). A
+   * corrupt or truncated stream reads as an {@link IOException}.
+   */
+  InputStream unwrap(InputStream in) throws IOException;
+
+  /** The names {@link #create} takes, as users type them and manifests list copies' formats. */
+  java.util.List<String> NAMES = java.util.List.of("gzip", "zstd");
 
   /**
    * The default threads: the processors this JVM may use (a container's CPU limit included), at
