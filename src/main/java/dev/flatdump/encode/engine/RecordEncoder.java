@@ -243,18 +243,29 @@ public final class RecordEncoder {
     long unknownBefore = unknownSeen;
     int offset = walk(index, b, start, end, depth);
     if (unknownSeen == unknownBefore && learns(index)) {
-      shapeLearns++;
-      LeafShape learned = LeafShape.learn(plan.tables().get(index), b, start, end, depth == 0);
-      if (learned != null && readers && readersMade < MAX_READERS) {
-        learned.reader = LeafReaders.of(learned);
-        readersMade++;
-      }
-      if (learned != null) {
-        System.arraycopy(known, 0, known, 1, known.length - 1);
-        known[0] = learned;
-      }
+      learn(index, known, b, start, end, depth == 0);
     }
     return offset;
+  }
+
+  /**
+   * Learns the layout of the sub-document {@code [start, end)}, which the walk just accepted, with
+   * a reader generated for it while {@link #MAX_READERS} allows, and puts it first in {@code
+   * known}, where it takes the place of the layout read least recently; if it has a layout a shape
+   * can describe.
+   */
+  private void learn(int index, LeafShape[] known, byte[] b, int start, int end, boolean root) {
+    shapeLearns++;
+    LeafShape learned = LeafShape.learn(plan.tables().get(index), b, start, end, root);
+    if (learned == null) {
+      return;
+    }
+    if (readers && readersMade < MAX_READERS) {
+      learned.reader = LeafReaders.of(learned);
+      readersMade++;
+    }
+    System.arraycopy(known, 0, known, 1, known.length - 1);
+    known[0] = learned;
   }
 
   /**
@@ -279,13 +290,13 @@ public final class RecordEncoder {
    * anything was written: then the general walk reads it (and words a reject).
    */
   private int leafTable(int index, LeafShape shape, byte[] b, int start, int end, int depth) {
-    if (segmentAt.length < shape.segments()) {
-      segmentAt = new int[Math.max(shape.segments(), 2 * segmentAt.length)];
-    }
-    int[] segments = segmentAt;
+    int[] segments = segmentAt(shape.segments());
+    TablePlan t = plan.tables().get(index);
     Scratch s = scratch(depth);
-    s.room(plan.tables().get(index).fields().size());
+    s.room(t.fields().size());
     long[] bits = s.bits;
+    // The layout checked, and the fields written whatever their values: by the layout's reader,
+    // which also reads the scalars that do not convert, or by the layout itself.
     long written;
     int[] scalars;
     if (shape.reader != null) {
@@ -307,12 +318,12 @@ public final class RecordEncoder {
         return 0;
       }
     }
-    TablePlan t = plan.tables().get(index);
     int[] offsets = s.offsets;
     byte[] ops = shape.ops;
     int[] at = shape.fields;
     long[] defaults = shape.defaults;
     boolean[] omittable = shape.omittable;
+    // The scalars left to read, each checked as the walk checks it.
     for (int k : scalars) {
       int v = shape.valueAt(k, segments);
       long x;
@@ -391,6 +402,14 @@ public final class RecordEncoder {
       }
     }
     return writer.table(index, t, s, written);
+  }
+
+  /** {@link #segmentAt}, with room for {@code segments}. */
+  private int[] segmentAt(int segments) {
+    if (segmentAt.length < segments) {
+      segmentAt = new int[Math.max(segments, 2 * segmentAt.length)];
+    }
+    return segmentAt;
   }
 
   /**
