@@ -8,13 +8,19 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Generates a {@link LeafReader} for one {@link LeafShape}: straight-line bytecode that checks the
- * layout word by word, then reads each scalar from its place, checks it and stores it, with the
- * layout's words, masks, places, ranges, field indexes and defaults as constants. It does what
- * {@link LeafShape#match} and {@link RecordEncoder}'s loop over the shape do, without the loops,
- * the switch per element and the loads of the shape's arrays; that loop stays for the elements that
- * convert ({@link LeafShape#CONVERT}), and {@link LeafShape#match} for a sub-document so near the
- * end of its buffer that a word would reach past it.
+ * Generates a {@link LeafReader} for one {@link LeafShape}: straight-line bytecode, made with ASM
+ * ({@code org.ow2.asm:asm}, the one dependency the engine has for it), that checks the layout word
+ * by word, then reads each scalar from its place, checks it and stores it, with the layout's words,
+ * masks, places, ranges, field indexes and defaults as constants. It does what {@link
+ * LeafShape#match} and {@link RecordEncoder}'s loop over the shape do, without the loops, the
+ * switch per element and the loads of the shape's arrays; that loop stays for the elements that
+ * convert ({@link LeafShape#CONVERT}), {@link RecordEncoder} reads the strings, and {@link
+ * LeafShape#match} checks a sub-document so near the end of its buffer that a word would reach past
+ * it.
+ *
+ * <p>An encoder generates at most {@link RecordEncoder#MAX_READERS} readers; past them, layouts are
+ * read by the loop, as are those {@link #of} makes no reader for: a layout whose reader would be
+ * too long for the JIT to compile (many long field names), or whose type's 64th field is written.
  *
  * <p>Each reader is a hidden class of this package, unloaded with the last shape that uses it.
  */

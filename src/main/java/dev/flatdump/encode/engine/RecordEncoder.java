@@ -20,6 +20,10 @@ import java.util.TreeMap;
  * what was written for it before that stays in the buffer, unreferenced (or shared later by an
  * equal object).
  *
+ * <p>A sub-document of a leaf table type laid out as one met before is read by that layout ({@link
+ * LeafShape}), and by the general walk, field by field, otherwise; both give the same table or the
+ * same reject.
+ *
  * <p>Unknown BSON fields are skipped and counted by path ({@link #unknownFields()}); with {@code
  * strict} they reject the document. The record's {@code _id} is neither, unless the record table
  * has a field for it. One encoder per builder; not thread-safe.
