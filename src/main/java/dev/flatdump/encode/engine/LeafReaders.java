@@ -8,13 +8,19 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Generates a {@link LeafReader} for one {@link LeafShape}: straight-line bytecode that checks the
- * layout word by word, then reads each scalar from its place, checks it and stores it, with the
- * layout's words, masks, places, ranges, field indexes and defaults as constants. It does what
- * {@link LeafShape#match} and {@link RecordEncoder}'s loop over the shape do, without the loops,
- * the switch per element and the loads of the shape's arrays; that loop stays for the elements that
- * convert ({@link LeafShape#CONVERT}), and {@link LeafShape#match} for a sub-document so near the
- * end of its buffer that a word would reach past it.
+ * Generates a {@link LeafReader} for one {@link LeafShape}: straight-line bytecode, made with ASM
+ * ({@code org.ow2.asm:asm}, the one dependency the engine has for it), that checks the layout word
+ * by word, then reads each scalar from its place, checks it and stores it, with the layout's words,
+ * masks, places, ranges, field indexes and defaults as constants. It does what {@link
+ * LeafShape#match} and {@link RecordEncoder}'s loop over the shape do, without the loops, the
+ * switch per element and the loads of the shape's arrays; that loop stays for the elements that
+ * convert ({@link LeafShape#CONVERT}), {@link RecordEncoder} reads the strings, and {@link
+ * LeafShape#match} checks a sub-document so near the end of its buffer that a word would reach past
+ * it.
+ *
+ * <p>An encoder generates at most {@link RecordEncoder#MAX_READERS} readers; past them, layouts are
+ * read by the loop, as are those {@link #of} makes no reader for: a layout whose reader would be
+ * too long for the JIT to compile (many long field names), or whose type's 64th field is written.
  *
  * <p>Each reader is a hidden class of this package, unloaded with the last shape that uses it.
  */
@@ -84,6 +90,17 @@ final class LeafReaders {
         null,
         "java/lang/Object",
         new String[] {READER});
+    shapeAndConstructor(cw);
+    read(cw, shape);
+    cw.visitEnd();
+    return cw.toByteArray();
+  }
+
+  /**
+   * The reader's field {@code shape}, whose {@link LeafShape#match} it calls near the end of a
+   * buffer, and the constructor that sets it.
+   */
+  private static void shapeAndConstructor(ClassWriter cw) {
     cw.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL, "shape", "L" + SHAPE + ";", null, null)
         .visitEnd();
     MethodVisitor init = cw.visitMethod(0, "<init>", "(L" + SHAPE + ";)V", null, null);
@@ -96,14 +113,47 @@ final class LeafReaders {
     init.visitInsn(Opcodes.RETURN);
     init.visitMaxs(0, 0);
     init.visitEnd();
+  }
 
+  /**
+   * {@link LeafReader#read}: the layout checked, by {@link LeafShape#match} where a word could
+   * reach past the end of b and else unrolled ({@link #match}), then each scalar that does not
+   * convert read ({@link #readScalar}), starting from the fields always written; {@link
+   * LeafReader#NO} as soon as a check fails.
+   */
+  private static void read(ClassWriter cw, LeafShape shape) {
     // long read(byte[] b, int start, int end, int[] segmentAt, long[] bits)
     MethodVisitor m = cw.visitMethod(Opcodes.ACC_PUBLIC, "read", "([BII[I[J)J", null, null);
     m.visitCode();
     Label no = new Label();
     Label values = new Label();
     Label inline = new Label();
-    // Near the end of b, a word could reach past it: the shape's own loop checks those.
+    matchNearTheEnd(m, inline, values, no);
+    m.visitLabel(inline);
+    match(m, shape, no);
+    m.visitLabel(values);
+    m.visitLdcInsn(shape.always);
+    m.visitVarInsn(Opcodes.LSTORE, WRITTEN);
+    for (int k : shape.scalars) {
+      if (shape.ops[k] != LeafShape.CONVERT) { // RecordEncoder's loop converts the others
+        readScalar(m, shape, k, no);
+      }
+    }
+    m.visitVarInsn(Opcodes.LLOAD, WRITTEN);
+    m.visitInsn(Opcodes.LRETURN);
+    m.visitLabel(no);
+    m.visitLdcInsn(LeafReader.NO);
+    m.visitInsn(Opcodes.LRETURN);
+    m.visitMaxs(0, 0);
+    m.visitEnd();
+  }
+
+  /**
+   * Near the end of b ({@code end + 7 > b.length}), where a word could reach past it, the shape's
+   * own loop checks the layout: jumps to {@code values} if it matches and to {@code no} if not.
+   * Elsewhere jumps to {@code inline}, the unrolled check.
+   */
+  private static void matchNearTheEnd(MethodVisitor m, Label inline, Label values, Label no) {
     m.visitVarInsn(Opcodes.ILOAD, END);
     m.visitLdcInsn(7);
     m.visitInsn(Opcodes.IADD);
@@ -119,72 +169,80 @@ final class LeafReaders {
     m.visitMethodInsn(Opcodes.INVOKEVIRTUAL, SHAPE, "match", "([BII[I)Z", false);
     m.visitJumpInsn(Opcodes.IFEQ, no);
     m.visitJumpInsn(Opcodes.GOTO, values);
-    m.visitLabel(inline);
-    match(m, shape, no);
-    m.visitLabel(values);
-    m.visitLdcInsn(shape.always);
-    m.visitVarInsn(Opcodes.LSTORE, WRITTEN);
-    for (int k : shape.scalars) {
-      byte op = shape.ops[k];
-      if (op == LeafShape.CONVERT) {
-        continue; // RecordEncoder's loop converts it
-      }
-      // where the value is: segmentAt[segment] + offset
-      m.visitVarInsn(Opcodes.ALOAD, B);
-      m.visitVarInsn(Opcodes.ALOAD, SEGMENT_AT);
-      m.visitLdcInsn(shape.segmentOf(k));
-      m.visitInsn(Opcodes.IALOAD);
-      m.visitLdcInsn(shape.offsetOf(k));
-      m.visitInsn(Opcodes.IADD);
-      switch (op) {
-        case LeafShape.BOOL -> {
-          m.visitInsn(Opcodes.BALOAD);
-          m.visitInsn(Opcodes.I2L);
-        }
-        case LeafShape.INT32 -> {
-          m.visitMethodInsn(Opcodes.INVOKESTATIC, BSON, "int32", "([BI)I", false);
-          m.visitInsn(Opcodes.I2L);
-        }
-        case LeafShape.INT64, LeafShape.BITS64 ->
-            m.visitMethodInsn(Opcodes.INVOKESTATIC, BSON, "int64", "([BI)J", false);
-        default -> throw new IllegalArgumentException("op " + op);
-      }
-      m.visitVarInsn(Opcodes.LSTORE, VALUE);
-      if (op == LeafShape.BOOL) { // 0 or 1 only
-        m.visitVarInsn(Opcodes.LLOAD, VALUE);
-        m.visitLdcInsn(~1L);
-        m.visitInsn(Opcodes.LAND);
-        m.visitInsn(Opcodes.LCONST_0);
-        m.visitInsn(Opcodes.LCMP);
-        m.visitJumpInsn(Opcodes.IFNE, no);
-      } else if (op == LeafShape.INT32 || op == LeafShape.INT64) {
-        compareValue(m, shape.min[k], Opcodes.IFLT, no);
-        compareValue(m, shape.max[k], Opcodes.IFGT, no);
-      }
-      // bits[field] = value
-      m.visitVarInsn(Opcodes.ALOAD, BITS);
-      m.visitLdcInsn(shape.fields[k]);
-      m.visitVarInsn(Opcodes.LLOAD, VALUE);
-      m.visitInsn(Opcodes.LASTORE);
-      if (shape.omittable[k]) { // written unless at its default
-        Label same = new Label();
-        compareValue(m, shape.defaults[k], Opcodes.IFEQ, same);
-        m.visitVarInsn(Opcodes.LLOAD, WRITTEN);
-        m.visitLdcInsn(shape.bit[k]);
-        m.visitInsn(Opcodes.LOR);
-        m.visitVarInsn(Opcodes.LSTORE, WRITTEN);
-        m.visitLabel(same);
-      }
+  }
+
+  /**
+   * Scalar element {@code k} (a bool, an integer or 64 bits taken as they are): read from its
+   * place, checked as {@link RecordEncoder}'s loop checks it (jumping to {@code no} if it fails),
+   * stored in {@code bits[field]}, and its field added to those written unless it is left out at
+   * its default and holds it.
+   */
+  private static void readScalar(MethodVisitor m, LeafShape shape, int k, Label no) {
+    byte op = shape.ops[k];
+    pushValue(m, shape, k, op);
+    m.visitVarInsn(Opcodes.LSTORE, VALUE);
+    checkValue(m, shape, k, op, no);
+    // bits[field] = value
+    m.visitVarInsn(Opcodes.ALOAD, BITS);
+    m.visitLdcInsn(shape.fields[k]);
+    m.visitVarInsn(Opcodes.LLOAD, VALUE);
+    m.visitInsn(Opcodes.LASTORE);
+    if (shape.omittable[k]) {
+      writtenUnlessDefault(m, shape.defaults[k], shape.bit[k]);
     }
+  }
+
+  /**
+   * Jumps to {@code no} unless the value read fits its field: a bool 0 or 1, an integer within its
+   * field's range; 64 bits taken as they are always fit.
+   */
+  private static void checkValue(MethodVisitor m, LeafShape shape, int k, byte op, Label no) {
+    if (op == LeafShape.BOOL) {
+      m.visitVarInsn(Opcodes.LLOAD, VALUE);
+      m.visitLdcInsn(~1L);
+      m.visitInsn(Opcodes.LAND);
+      m.visitInsn(Opcodes.LCONST_0);
+      m.visitInsn(Opcodes.LCMP);
+      m.visitJumpInsn(Opcodes.IFNE, no);
+    } else if (op == LeafShape.INT32 || op == LeafShape.INT64) {
+      compareValue(m, shape.min[k], Opcodes.IFLT, no);
+      compareValue(m, shape.max[k], Opcodes.IFGT, no);
+    }
+  }
+
+  /** Adds {@code bit} to the fields written unless the value read is {@code defaultBits}. */
+  private static void writtenUnlessDefault(MethodVisitor m, long defaultBits, long bit) {
+    Label same = new Label();
+    compareValue(m, defaultBits, Opcodes.IFEQ, same);
     m.visitVarInsn(Opcodes.LLOAD, WRITTEN);
-    m.visitInsn(Opcodes.LRETURN);
-    m.visitLabel(no);
-    m.visitLdcInsn(LeafReader.NO);
-    m.visitInsn(Opcodes.LRETURN);
-    m.visitMaxs(0, 0);
-    m.visitEnd();
-    cw.visitEnd();
-    return cw.toByteArray();
+    m.visitLdcInsn(bit);
+    m.visitInsn(Opcodes.LOR);
+    m.visitVarInsn(Opcodes.LSTORE, WRITTEN);
+    m.visitLabel(same);
+  }
+
+  /** Pushes the value of scalar element {@code k} as a long, read from where it stands. */
+  private static void pushValue(MethodVisitor m, LeafShape shape, int k, byte op) {
+    // where the value is: segmentAt[segment] + offset
+    m.visitVarInsn(Opcodes.ALOAD, B);
+    m.visitVarInsn(Opcodes.ALOAD, SEGMENT_AT);
+    m.visitLdcInsn(shape.segmentOf(k));
+    m.visitInsn(Opcodes.IALOAD);
+    m.visitLdcInsn(shape.offsetOf(k));
+    m.visitInsn(Opcodes.IADD);
+    switch (op) {
+      case LeafShape.BOOL -> {
+        m.visitInsn(Opcodes.BALOAD);
+        m.visitInsn(Opcodes.I2L);
+      }
+      case LeafShape.INT32 -> {
+        m.visitMethodInsn(Opcodes.INVOKESTATIC, BSON, "int32", "([BI)I", false);
+        m.visitInsn(Opcodes.I2L);
+      }
+      case LeafShape.INT64, LeafShape.BITS64 ->
+          m.visitMethodInsn(Opcodes.INVOKESTATIC, BSON, "int64", "([BI)J", false);
+      default -> throw new IllegalArgumentException("op " + op);
+    }
   }
 
   /**
@@ -244,29 +302,36 @@ final class LeafReaders {
       m.visitInsn(Opcodes.IASTORE);
       m.visitIincInsn(P, length);
       if (!last) {
-        // a string's value: bytes = int32(b, p), 1 <= bytes <= end - 1 - p - 4, b[p + 3 + bytes]
-        // == 0; then p += 4 + bytes
-        m.visitVarInsn(Opcodes.ALOAD, B);
-        m.visitVarInsn(Opcodes.ILOAD, P);
-        m.visitMethodInsn(Opcodes.INVOKESTATIC, BSON, "int32", "([BI)I", false);
-        m.visitInsn(Opcodes.DUP);
-        m.visitVarInsn(Opcodes.ISTORE, LENGTH);
-        m.visitJumpInsn(Opcodes.IFLE, no);
-        m.visitVarInsn(Opcodes.ILOAD, LENGTH);
-        m.visitVarInsn(Opcodes.ILOAD, END);
-        m.visitVarInsn(Opcodes.ILOAD, P);
-        m.visitInsn(Opcodes.ISUB);
-        m.visitLdcInsn(5);
-        m.visitInsn(Opcodes.ISUB);
-        m.visitJumpInsn(Opcodes.IF_ICMPGT, no);
-        m.visitVarInsn(Opcodes.ALOAD, B);
-        pushPastString(m, 3);
-        m.visitInsn(Opcodes.BALOAD);
-        m.visitJumpInsn(Opcodes.IFNE, no);
-        pushPastString(m, 4);
-        m.visitVarInsn(Opcodes.ISTORE, P);
+        skipString(m, no);
       }
     }
+  }
+
+  /**
+   * Checks the string's value at p, which follows every segment but the last, and steps past it:
+   * {@code bytes = int32(b, p)}, {@code 1 <= bytes <= end - 1 - p - 4} and {@code b[p + 3 + bytes]
+   * == 0}, else jumps to {@code no}; then {@code p += 4 + bytes}.
+   */
+  private static void skipString(MethodVisitor m, Label no) {
+    m.visitVarInsn(Opcodes.ALOAD, B);
+    m.visitVarInsn(Opcodes.ILOAD, P);
+    m.visitMethodInsn(Opcodes.INVOKESTATIC, BSON, "int32", "([BI)I", false);
+    m.visitInsn(Opcodes.DUP);
+    m.visitVarInsn(Opcodes.ISTORE, LENGTH);
+    m.visitJumpInsn(Opcodes.IFLE, no);
+    m.visitVarInsn(Opcodes.ILOAD, LENGTH);
+    m.visitVarInsn(Opcodes.ILOAD, END);
+    m.visitVarInsn(Opcodes.ILOAD, P);
+    m.visitInsn(Opcodes.ISUB);
+    m.visitLdcInsn(5);
+    m.visitInsn(Opcodes.ISUB);
+    m.visitJumpInsn(Opcodes.IF_ICMPGT, no);
+    m.visitVarInsn(Opcodes.ALOAD, B);
+    pushPastString(m, 3);
+    m.visitInsn(Opcodes.BALOAD);
+    m.visitJumpInsn(Opcodes.IFNE, no);
+    pushPastString(m, 4);
+    m.visitVarInsn(Opcodes.ISTORE, P);
   }
 
   /** Pushes p + {@code plus} + the string's length in bytes (its NUL included). */

@@ -3,22 +3,45 @@ package dev.flatdump.encode.engine;
 import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.TablePlan;
+import java.io.ByteArrayOutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 
 /**
- * The layout of a sub-document of a leaf table type (one whose fields are all scalars and strings)
- * that the general walk accepted: its elements' BSON types, names and fields, in order, and where
- * each value stands. A sub-document laid out the same way (the common case: a collection's
- * documents are mostly written by one program) is checked 8 bytes at a time, in segments that end
+ * The layout of a sub-document of a leaf table type (one whose fields are all scalars and strings,
+ * such as the organizations' {@code Attribute} or a flat collection's record) that the general walk
+ * accepted: its elements' BSON types, names and fields, in order, and where each value stands. A
+ * sub-document laid out the same way (the common case: a collection's documents are mostly written
+ * by one program) is checked 8 bytes at a time, its names and types together, in segments that end
  * at each string, and {@link RecordEncoder} reads its values from where the layout puts them,
  * without looking fields up, without the general walk's bookkeeping.
  *
- * <p>A layout says nothing about values: they are checked and converted as the general walk does,
- * and anything the layout does not foresee sends the sub-document back to the general walk, which
- * gives the same table or the same reject. Immutable.
+ * <p>A layout says nothing about values: they are checked and converted as the general walk does
+ * (ranges, bools, UTF-8 for a string not already written), and anything the layout does not foresee
+ * (another order, a field missing, unknown or of another type, a value out of range or that does
+ * not convert, bytes that do not parse) sends the sub-document back to the general walk before
+ * anything is written, so that the walk gives the same table or words the same reject.
+ *
+ * <p>Layouts are learned ({@link #learn}) from sub-documents the walk accepted, none from one with
+ * a value a layout cannot describe (a conversion to or from a string, such as a decimal into a
+ * string). {@link RecordEncoder} keeps the last two layouts of each leaf type, decides when to
+ * learn (learning stops for a type whose sub-documents keep changing layout, or cannot be
+ * described, and starts again later), and gives each layout learned a reader generated for it
+ * ({@link LeafReaders}), which checks the layout and reads the scalars in straight-line code.
+ *
+ * <p>{@code LeafShapeTest} encodes documents that mostly keep one layout and sometimes break it
+ * (fields moved, missing, null, unknown, of another type, out of range, flipped bytes; and one
+ * document with each of its bytes changed in turn) with generated readers, with layouts read by the
+ * loop, and by the walk: the bytes, the rejects with their paths and reasons, the unknown fields
+ * and the de-dup counts are the same.
+ *
+ * <p>Immutable but for its {@link #reader}, which the encoder that learned it sets once.
  */
 final class LeafShape {
 
@@ -119,63 +142,65 @@ final class LeafShape {
 
   private final int[] valueOffset;
 
-  private LeafShape(
-      byte[] types,
-      int[] fields,
-      byte[] ops,
-      long[] bit,
-      long[] defaults,
-      boolean[] omittable,
-      long[] min,
-      long[] max,
-      int[] segment,
-      int[] valueOffset,
-      int[] segmentLength,
-      int[] wordStart,
-      long[] words,
-      long[] masks) {
+  private LeafShape(TablePlan t, byte[] types, int[] fields, Template template) {
+    int n = types.length;
     this.types = types;
-    this.checkedIds =
-        java.util.stream.IntStream.range(0, types.length)
-            .filter(k -> fields[k] < 0 && (types[k] == Bson.STRING || types[k] == Bson.BOOLEAN))
-            .toArray();
     this.fields = fields;
-    this.ops = ops;
-    int n = 0;
-    for (byte op : ops) {
-      n += op == STRING ? 1 : 0;
-    }
-    this.strings = new int[n];
-    int m = 0;
-    for (byte op : ops) {
-      m += op != STRING && op != SKIP ? 1 : 0;
-    }
-    this.scalars = new int[m];
-    long always = 0;
-    for (int k = 0, j = 0, i = 0; k < ops.length; k++) {
-      if (ops[k] == STRING) {
-        strings[j++] = k;
-        always |= bit[k];
-      } else if (ops[k] != SKIP) {
-        scalars[i++] = k;
-        if (!omittable[k]) {
-          always |= bit[k];
-        }
+    this.checkedIds =
+        elements(n, k -> fields[k] < 0 && (types[k] == Bson.STRING || types[k] == Bson.BOOLEAN));
+    this.ops = new byte[n];
+    this.bit = new long[n];
+    this.defaults = new long[n];
+    this.omittable = new boolean[n];
+    this.min = new long[n];
+    this.max = new long[n];
+    long[] defaultBits = TableLayout.defaultBits(t);
+    for (int k = 0; k < n; k++) {
+      if (fields[k] >= 0 && types[k] != Bson.NULL) {
+        readInto(k, t.fields().get(fields[k]), defaultBits[fields[k]]);
       }
     }
-    this.always = always;
-    this.converts = Arrays.stream(scalars).filter(k -> ops[k] == CONVERT).toArray();
-    this.bit = bit;
-    this.defaults = defaults;
-    this.omittable = omittable;
-    this.min = min;
-    this.max = max;
-    this.segment = segment;
-    this.valueOffset = valueOffset;
-    this.segmentLength = segmentLength;
-    this.wordStart = wordStart;
-    this.words = words;
-    this.masks = masks;
+    this.strings = elements(n, k -> ops[k] == STRING);
+    this.scalars = elements(n, k -> ops[k] != STRING && ops[k] != SKIP);
+    this.converts = elements(n, k -> ops[k] == CONVERT);
+    this.always = alwaysWritten(ops, bit, omittable);
+    this.segment = template.segment;
+    this.valueOffset = template.valueOffset;
+    this.segmentLength = template.segmentLength;
+    this.wordStart = template.wordStart;
+    this.words = template.words;
+    this.masks = template.masks;
+  }
+
+  /**
+   * How element {@code k}, a value of field {@code f} (not null), is read: its op, its field's bit,
+   * whether it is left out at its default and that default's bits, and an integer's range.
+   */
+  private void readInto(int k, FieldPlan f, long defaultBits) {
+    ops[k] = op(f, types[k]);
+    bit[k] = 1L << fields[k];
+    omittable[k] = TableLayout.leftOutAtDefault(f);
+    defaults[k] = defaultBits;
+    if (ops[k] == INT32 || ops[k] == INT64) {
+      min[k] = f.kind().min();
+      max[k] = f.kind().max();
+    }
+  }
+
+  /** The elements, of the {@code n}, that {@code which} takes, in order. */
+  private static int[] elements(int n, IntPredicate which) {
+    return IntStream.range(0, n).filter(which).toArray();
+  }
+
+  /** The fields written whatever their values: the strings, and scalars never left out. */
+  private static long alwaysWritten(byte[] ops, long[] bit, boolean[] omittable) {
+    long always = 0;
+    for (int k = 0; k < ops.length; k++) {
+      if (ops[k] == STRING || (ops[k] != SKIP && !omittable[k])) {
+        always |= bit[k];
+      }
+    }
+    return always;
   }
 
   /**
@@ -299,34 +324,17 @@ final class LeafShape {
   /**
    * The layout of the sub-document {@code b[start, end)} of table {@code t}, which the general walk
    * has just accepted without an unknown field (but the record's {@code _id} when {@code root});
-   * null when an element is of a type a shape does not describe.
+   * null when an element is of a type a shape does not describe, or converts to or from a string.
    */
   static LeafShape learn(TablePlan t, byte[] b, int start, int end, boolean root) {
-    int last = end - 1;
-    int n = 0;
-    for (int p = start + 4; p < last; n++) {
-      int nameEnd = nul(b, p + 1, last);
-      int after = nameEnd < 0 ? -1 : after(b, b[p], nameEnd + 1, last);
-      if (after < 0) {
-        return null;
-      }
-      p = after;
+    int n = elementCount(b, start, end);
+    if (n < 0) {
+      return null;
     }
     byte[] types = new byte[n];
     int[] fields = new int[n];
-    byte[] ops = new byte[n];
-    long[] bit = new long[n];
-    long[] defaults = new long[n];
-    boolean[] omittable = new boolean[n];
-    long[] defaultBits = TableLayout.defaultBits(t);
-    long[] min = new long[n];
-    long[] max = new long[n];
-    int[] segment = new int[n];
-    int[] valueOffset = new int[n];
-    java.io.ByteArrayOutputStream template = new java.io.ByteArrayOutputStream();
-    java.io.ByteArrayOutputStream counts = new java.io.ByteArrayOutputStream();
-    java.util.List<Integer> segmentLengths = new java.util.ArrayList<>();
-    int segmentStart = 0; // in template
+    Template template = new Template(n);
+    int last = end - 1;
     int k = 0;
     for (int p = start + 4; p < last; k++) {
       byte type = b[p];
@@ -337,90 +345,46 @@ final class LeafShape {
         if (!(root && isId(b, name, nameEnd))) {
           return null;
         }
-      } else if (type == Bson.STRING
-          ? !(t.fields().get(fi).kind() == FieldKind.STRING || t.fields().get(fi).enumIndex() >= 0)
-          : t.fields().get(fi).kind() == FieldKind.STRING) {
-        return null; // a conversion to a string: the general walk's
+      } else if (stringConversion(t.fields().get(fi), type)) {
+        return null; // a conversion to or from a string: the general walk's
       }
       types[k] = type;
       fields[k] = fi;
-      if (fi >= 0 && type != Bson.NULL) {
-        FieldPlan f = t.fields().get(fi);
-        ops[k] = op(f, type);
-        bit[k] = 1L << fi;
-        omittable[k] = TableLayout.leftOutAtDefault(f);
-        defaults[k] = defaultBits[fi];
-        if (ops[k] == INT32 || ops[k] == INT64) {
-          min[k] = f.kind().min();
-          max[k] = f.kind().max();
-        }
-      }
-      int value = nameEnd + 1;
-      int after = after(b, type, value, last);
-      template.write(b, p, value - p); // type, name, NUL: they count
-      counts.write(ones(value - p), 0, value - p);
-      segment[k] = segmentLengths.size();
-      valueOffset[k] = template.size() - segmentStart;
-      if (type == Bson.STRING) {
-        segmentLengths.add(template.size() - segmentStart); // the string's length follows
-        segmentStart = template.size();
-      } else {
-        template.write(b, value, after - value); // the value: does not count
-        counts.write(new byte[after - value], 0, after - value);
+      int after = after(b, type, nameEnd + 1, last);
+      template.element(k, b, p, nameEnd + 1, after, type == Bson.STRING);
+      p = after;
+    }
+    template.close();
+    return new LeafShape(t, types, fields, template);
+  }
+
+  /**
+   * How many elements the sub-document {@code b[start, end)} has, or -1 if one is of a type a shape
+   * does not describe or runs past the document.
+   */
+  private static int elementCount(byte[] b, int start, int end) {
+    int last = end - 1;
+    int n = 0;
+    for (int p = start + 4; p < last; n++) {
+      int nameEnd = nul(b, p + 1, last);
+      int after = nameEnd < 0 ? -1 : after(b, b[p], nameEnd + 1, last);
+      if (after < 0) {
+        return -1;
       }
       p = after;
     }
-    template.write(0); // the document's closing NUL
-    counts.write(1);
-    segmentLengths.add(template.size() - segmentStart);
-    byte[] bytes = template.toByteArray();
-    byte[] counted = counts.toByteArray();
-    int segments = segmentLengths.size();
-    int[] segmentLength = new int[segments];
-    int[] wordStart = new int[segments + 1];
-    int wordCount = 0;
-    for (int g = 0; g < segments; g++) {
-      segmentLength[g] = segmentLengths.get(g);
-      wordCount += (segmentLength[g] + 7) / 8;
-    }
-    long[] words = new long[wordCount];
-    long[] masks = new long[wordCount];
-    int w = 0;
-    int from = 0;
-    for (int g = 0; g < segments; g++) {
-      wordStart[g] = w;
-      for (int i = 0; i < segmentLength[g]; i += 8, w++) {
-        for (int j = 0; j < 8 && i + j < segmentLength[g]; j++) {
-          if (counted[from + i + j] != 0) {
-            words[w] |= (bytes[from + i + j] & 0xffL) << (8 * j);
-            masks[w] |= 0xffL << (8 * j);
-          }
-        }
-      }
-      from += segmentLength[g];
-    }
-    wordStart[segments] = w;
-    return new LeafShape(
-        types,
-        fields,
-        ops,
-        bit,
-        defaults,
-        omittable,
-        min,
-        max,
-        segment,
-        valueOffset,
-        segmentLength,
-        wordStart,
-        words,
-        masks);
+    return n;
   }
 
-  private static byte[] ones(int n) {
-    byte[] b = new byte[n];
-    Arrays.fill(b, (byte) 1);
-    return b;
+  /**
+   * Whether field {@code f} would take a value of BSON {@code type} by a conversion to or from a
+   * string, which layouts leave to the general walk: any type but a string (null too) into a string
+   * field, or a string into a field that is neither a string nor an enum.
+   */
+  private static boolean stringConversion(FieldPlan f, byte type) {
+    return type == Bson.STRING
+        ? !(f.kind() == FieldKind.STRING || f.enumIndex() >= 0)
+        : f.kind() == FieldKind.STRING;
   }
 
   private static byte op(FieldPlan f, byte type) {
@@ -464,5 +428,104 @@ final class LeafShape {
           default -> Bson.scalarSize(type);
         };
     return size < 0 || size > last - value ? -1 : value + size;
+  }
+
+  /**
+   * The bytes a layout fixes, learned from one sub-document: each element's type, name and NUL as
+   * they are, its value masked out, cut into segments at each string's value, then packed into
+   * little-endian words with their masks ({@link #words}, {@link #masks}).
+   */
+  private static final class Template {
+
+    /** The sub-document's bytes but for its strings' values. */
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+    /** Per byte of {@link #bytes}, 1 where the layout fixes it, 0 in a value. */
+    private final ByteArrayOutputStream counted = new ByteArrayOutputStream();
+
+    private final List<Integer> segmentLengths = new ArrayList<>();
+
+    /** Where the current segment starts in {@link #bytes}. */
+    private int segmentStart;
+
+    final int[] segment;
+    final int[] valueOffset;
+    int[] segmentLength;
+    int[] wordStart;
+    long[] words;
+    long[] masks;
+
+    Template(int elements) {
+      segment = new int[elements];
+      valueOffset = new int[elements];
+    }
+
+    /**
+     * Element {@code k}: its type, name and NUL, {@code b[p, value)}, count; its value, {@code
+     * b[value, after)}, does not. A string's value, its length first, ends the segment: the next
+     * one starts after it.
+     */
+    void element(int k, byte[] b, int p, int value, int after, boolean string) {
+      bytes.write(b, p, value - p);
+      counted.write(ones(value - p), 0, value - p);
+      segment[k] = segmentLengths.size();
+      valueOffset[k] = bytes.size() - segmentStart;
+      if (string) {
+        endSegment();
+      } else {
+        bytes.write(b, value, after - value);
+        counted.write(new byte[after - value], 0, after - value);
+      }
+    }
+
+    /** The document's closing NUL, which counts and ends the last segment; then the words. */
+    void close() {
+      bytes.write(0);
+      counted.write(1);
+      endSegment();
+      pack();
+    }
+
+    private static byte[] ones(int n) {
+      byte[] b = new byte[n];
+      Arrays.fill(b, (byte) 1);
+      return b;
+    }
+
+    private void endSegment() {
+      segmentLengths.add(bytes.size() - segmentStart);
+      segmentStart = bytes.size();
+    }
+
+    /** Each segment's bytes as words of 8, the last one short, with the bytes that count. */
+    private void pack() {
+      byte[] fixed = bytes.toByteArray();
+      byte[] counts = counted.toByteArray();
+      int segments = segmentLengths.size();
+      segmentLength = new int[segments];
+      wordStart = new int[segments + 1];
+      int wordCount = 0;
+      for (int g = 0; g < segments; g++) {
+        segmentLength[g] = segmentLengths.get(g);
+        wordCount += (segmentLength[g] + 7) / 8;
+      }
+      words = new long[wordCount];
+      masks = new long[wordCount];
+      int w = 0;
+      int from = 0;
+      for (int g = 0; g < segments; g++) {
+        wordStart[g] = w;
+        for (int i = 0; i < segmentLength[g]; i += 8, w++) {
+          for (int j = 0; j < 8 && i + j < segmentLength[g]; j++) {
+            if (counts[from + i + j] != 0) {
+              words[w] |= (fixed[from + i + j] & 0xffL) << (8 * j);
+              masks[w] |= 0xffL << (8 * j);
+            }
+          }
+        }
+        from += segmentLength[g];
+      }
+      wordStart[segments] = w;
+    }
   }
 }

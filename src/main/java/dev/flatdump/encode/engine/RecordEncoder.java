@@ -20,6 +20,10 @@ import java.util.TreeMap;
  * what was written for it before that stays in the buffer, unreferenced (or shared later by an
  * equal object).
  *
+ * <p>A sub-document of a leaf table type laid out as one met before is read by that layout ({@link
+ * LeafShape}), and by the general walk, field by field, otherwise; both give the same table or the
+ * same reject.
+ *
  * <p>Unknown BSON fields are skipped and counted by path ({@link #unknownFields()}); with {@code
  * strict} they reject the document. The record's {@code _id} is neither, unless the record table
  * has a field for it. One encoder per builder; not thread-safe.
@@ -248,18 +252,29 @@ public final class RecordEncoder {
     long unknownBefore = unknownSeen;
     int offset = walk(index, b, start, end, depth);
     if (unknownSeen == unknownBefore && learns(index)) {
-      shapeLearns++;
-      LeafShape learned = LeafShape.learn(plan.tables().get(index), b, start, end, depth == 0);
-      if (learned != null && readers && readersMade < MAX_READERS) {
-        learned.reader = LeafReaders.of(learned);
-        readersMade++;
-      }
-      if (learned != null) {
-        System.arraycopy(known, 0, known, 1, known.length - 1);
-        known[0] = learned;
-      }
+      learn(index, known, b, start, end, depth == 0);
     }
     return offset;
+  }
+
+  /**
+   * Learns the layout of the sub-document {@code [start, end)}, which the walk just accepted, with
+   * a reader generated for it while {@link #MAX_READERS} allows, and puts it first in {@code
+   * known}, where it takes the place of the layout read least recently; if it has a layout a shape
+   * can describe.
+   */
+  private void learn(int index, LeafShape[] known, byte[] b, int start, int end, boolean root) {
+    shapeLearns++;
+    LeafShape learned = LeafShape.learn(plan.tables().get(index), b, start, end, root);
+    if (learned == null) {
+      return;
+    }
+    if (readers && readersMade < MAX_READERS) {
+      learned.reader = LeafReaders.of(learned);
+      readersMade++;
+    }
+    System.arraycopy(known, 0, known, 1, known.length - 1);
+    known[0] = learned;
   }
 
   /**
@@ -284,13 +299,13 @@ public final class RecordEncoder {
    * anything was written: then the general walk reads it (and words a reject).
    */
   private int leafTable(int index, LeafShape shape, byte[] b, int start, int end, int depth) {
-    if (segmentAt.length < shape.segments()) {
-      segmentAt = new int[Math.max(shape.segments(), 2 * segmentAt.length)];
-    }
-    int[] segments = segmentAt;
+    int[] segments = segmentAt(shape.segments());
+    TablePlan t = plan.tables().get(index);
     Scratch s = scratch(depth);
-    s.room(plan.tables().get(index).fields().size());
+    s.room(t.fields().size());
     long[] bits = s.bits;
+    // The layout checked, and the fields written whatever their values: by the layout's reader,
+    // which also reads the scalars that do not convert, or by the layout itself.
     long written;
     int[] scalars;
     if (shape.reader != null) {
@@ -312,12 +327,12 @@ public final class RecordEncoder {
         return 0;
       }
     }
-    TablePlan t = plan.tables().get(index);
     int[] offsets = s.offsets;
     byte[] ops = shape.ops;
     int[] at = shape.fields;
     long[] defaults = shape.defaults;
     boolean[] omittable = shape.omittable;
+    // The scalars left to read, each checked as the walk checks it.
     for (int k : scalars) {
       int v = shape.valueAt(k, segments);
       long x;
@@ -396,6 +411,14 @@ public final class RecordEncoder {
       }
     }
     return writer.table(index, t, s, written);
+  }
+
+  /** {@link #segmentAt}, with room for {@code segments}. */
+  private int[] segmentAt(int segments) {
+    if (segmentAt.length < segments) {
+      segmentAt = new int[Math.max(segments, 2 * segmentAt.length)];
+    }
+    return segmentAt;
   }
 
   /**

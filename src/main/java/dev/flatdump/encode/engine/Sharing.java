@@ -8,11 +8,26 @@ import java.util.Locale;
 
 /**
  * What one shard's builder shares: equal strings, equal tables of any type and equal vectors are
- * written once and referenced again. Objects are keyed on their full content, compared exactly,
- * never by hash alone: a table on its type, the fields it writes and their scalar bits, struct
- * bytes and children's offsets (so {@code 0.0} and {@code -0.0}, or two NaN payloads, stay
- * distinct); a vector on its element kind and elements. A table type whose values do not repeat
- * stops paying for its index, by sampling ({@link RepeatSampler#forTables()}).
+ * written once and referenced again ({@code --dedup strings,tables,vectors}: each kind can be off,
+ * {@link Kinds}). Objects are keyed on their full content, compared exactly, never by hash alone: a
+ * table on its type, the fields it writes and their scalar bits, struct bytes and children's
+ * offsets (so {@code 0.0} and {@code -0.0}, or two NaN payloads, stay distinct); a vector on its
+ * element kind (a struct's alignment too: equal bytes of structs aligned differently are not one
+ * vector) and elements. A table type whose values do not repeat stops paying for its index, by
+ * sampling ({@link RepeatSampler#forTables()}). Counts of total, unique and bytes saved are kept
+ * per kind and per table type ({@link #counts}).
+ *
+ * <p>A table sub-document whose BSON bytes equal one already decoded in the shard is not decoded
+ * again ({@link #findTableByBson}): equal bytes decode to equal content, so its table is the one
+ * de-dup would find. Each table type has a {@link BsonMemo} of {@value #MEMO_SLOTS} keys of up to
+ * {@value #MEMO_KEY_BYTES} bytes, checked byte for byte; a miss only costs a decoding. A hit counts
+ * as a table shared; the strings inside it are not looked up again, so with tables shared the
+ * strings' total counts only the strings of the tables decoded. A sub-document with a field the
+ * schema does not name is decoded every time, so that such fields are counted per document. The
+ * memo samples on its own ({@link #memoSamplers}): where bytes never repeat it soon stops hashing
+ * and copying them (the table index goes on by its own sampling); where they do, it never pauses.
+ * {@code SharingTest} checks on 2,000 realistic organizations that the bytes are the same with and
+ * without it.
  *
  * <p>Offsets mean nothing outside their builder: {@link #clear()} at every new shard. Not
  * thread-safe.
