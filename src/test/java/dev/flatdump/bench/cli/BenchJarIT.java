@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The benchmarks leave the production jar: {@code target/flatdump.jar} holds none of their classes,
@@ -35,7 +36,16 @@ class BenchJarIT {
     assertThat(classes)
         .contains(
             "dev/flatdump/bench/cli/FlatdumpBench.class", "dev/flatdump/bench/CpuBenchmark.class")
-        .allMatch(name -> name.startsWith("dev/flatdump/bench/"))
+        // with the demo schema's generated Java and the engine's switch the cpu benchmark uses
+        .contains(
+            "dev/flatdump/schema/fb/Organizations.class",
+            "dev/flatdump/schema/pb/Organizations.class",
+            "dev/flatdump/encode/engine/PutsOnly.class")
+        .allMatch(
+            name ->
+                name.startsWith("dev/flatdump/bench/")
+                    || name.startsWith("dev/flatdump/schema/")
+                    || name.equals("dev/flatdump/encode/engine/PutsOnly.class"))
         .noneMatch(name -> name.matches(".*(Test|IT)(\\$.*)?\\.class"))
         .noneMatch(name -> name.contains("BenchRun"));
   }
@@ -50,6 +60,27 @@ class BenchJarIT {
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
     assertThat(out).contains("Usage: flatdump-bench cpu").contains("--profile");
+  }
+
+  @Test
+  void theBenchJarGeneratesTheSampleOrganizations(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("orgs.jsonl");
+    Process p =
+        new ProcessBuilder(
+                "java",
+                "-jar",
+                BENCH_JAR.toString(),
+                "generate",
+                "--orgs",
+                "3",
+                "--out",
+                file.toString())
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    assertThat(java.nio.file.Files.readAllLines(file)).hasSize(3);
   }
 
   private static List<String> classes(Path jar) throws IOException {
