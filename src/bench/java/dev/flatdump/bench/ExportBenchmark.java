@@ -347,8 +347,8 @@ public final class ExportBenchmark {
 
   /**
    * The export row: each run exports into a directory of its own, emptied before it and deleted
-   * after it unless the settings keep files, both outside its time (deleting 151 MiB of shards
-   * forced to disk takes ~60 ms).
+   * after it unless the settings keep files, both outside its time (deleting shards forced to disk
+   * takes time of its own).
    */
   private final class Export implements Row {
 

@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param bytes size in bytes
  * @param sha256 SHA-256 of the file's bytes, lowercase hex
  * @param shard the shard index for data files, else null
- * @param records organizations in the file for data files, rejects for the rejects file, else null
+ * @param records records in the file for data files, rejects for the rejects file, else null
  */
 public record ArtifactFile(
     String name, String format, long bytes, String sha256, Integer shard, Long records) {

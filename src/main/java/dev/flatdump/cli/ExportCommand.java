@@ -126,8 +126,8 @@ public final class ExportCommand implements Callable<Integer> {
       defaultValue = "strings,tables,vectors",
       paramLabel = "LIST",
       description =
-          "What equal objects share one copy: strings, tables (of every type; attributes is the"
-              + " same), vectors, or none (default: ${DEFAULT-VALUE}).")
+          "What equal objects share one copy: strings, tables (of every type), vectors, or none"
+              + " (default: ${DEFAULT-VALUE}).")
   private String dedup;
 
   @Option(

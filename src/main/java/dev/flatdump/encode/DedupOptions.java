@@ -31,9 +31,8 @@ public record DedupOptions(boolean strings, boolean tables, boolean vectors) {
   private static final String ACCEPTED = "a comma list of strings, tables, vectors, or none";
 
   /**
-   * Parses the text form: a comma list of {@code strings}, {@code tables} (or {@code attributes},
-   * its name when only the organizations' attribute tables were shared) and {@code vectors} (in any
-   * order, repeats allowed), or {@code none}. Case and whitespace around names are ignored.
+   * Parses the text form: a comma list of {@code strings}, {@code tables} and {@code vectors} (in
+   * any order, repeats allowed), or {@code none}. Case and whitespace around names are ignored.
    *
    * @throws IllegalArgumentException naming the bad value and the accepted ones
    */
@@ -50,7 +49,7 @@ public record DedupOptions(boolean strings, boolean tables, boolean vectors) {
       String name = raw.strip().toLowerCase(Locale.ROOT);
       switch (name) {
         case "strings" -> strings = true;
-        case "tables", "attributes" -> tables = true;
+        case "tables" -> tables = true;
         case "vectors" -> vectors = true;
         case "none" -> none = true;
         default ->

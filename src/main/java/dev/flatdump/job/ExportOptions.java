@@ -115,13 +115,7 @@ public record ExportOptions(
     }
     Objects.requireNonNull(dedup, "dedup must be set");
     compare = normalized(compare, BASELINES, "compare");
-    if (shardSize < 1024 || shardSize > SchemaShardWriter.MAX_SHARD_SIZE) {
-      throw new IllegalArgumentException(
-          "shard size must be 1024.."
-              + SchemaShardWriter.MAX_SHARD_SIZE
-              + " bytes, got "
-              + shardSize);
-    }
+    SchemaShardWriter.requireShardSize(shardSize);
     if (maxRejects < -1) {
       throw new IllegalArgumentException(
           "max rejects must be >= 0 (or -1 for no limit), got " + maxRejects);

@@ -3,6 +3,7 @@ package dev.flatdump.publish;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.Manifest;
+import dev.flatdump.artifact.compress.Compression;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -27,8 +28,6 @@ final class ExportUpload {
   private static final Map<String, String> CONTENT_TYPES =
       Map.of(
           "flatbuffers", "application/octet-stream",
-          "gzip", "application/gzip",
-          "zstd", "application/zstd",
           "jsonl", "application/x-ndjson",
           "json", "application/json",
           "markdown", "text/markdown; charset=utf-8",
@@ -288,7 +287,10 @@ final class ExportUpload {
         cause);
   }
 
-  private static String contentType(ArtifactFile file) {
+  static String contentType(ArtifactFile file) {
+    if (Compression.NAMES.contains(file.format())) {
+      return Compression.create(file.format(), null).mediaType();
+    }
     return CONTENT_TYPES.getOrDefault(file.format(), "application/octet-stream");
   }
 }

@@ -38,8 +38,9 @@ public final class SchemaBaselines implements Closeable {
   private boolean done;
 
   /**
-   * @throws IllegalArgumentException for {@code protobuf} when the schema has no protobuf twin
-   *     ({@link #protobufTwin}); the message says why
+   * @throws IllegalArgumentException for {@code protobuf} when the schema cannot be written as
+   *     protobuf ({@link #protobufTwin}: a table with field numbers protobuf reserves); the message
+   *     says where
    */
   public SchemaBaselines(
       SchemaPlan plan,

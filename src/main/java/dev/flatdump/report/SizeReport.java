@@ -6,6 +6,7 @@ import static dev.flatdump.report.Checks.notBlank;
 import static dev.flatdump.report.Checks.notNull;
 
 import dev.flatdump.artifact.ArtifactFile;
+import dev.flatdump.artifact.compress.Compression;
 import dev.flatdump.encode.engine.EncodeCounts;
 import dev.flatdump.source.CollectionStats;
 import java.time.Duration;
@@ -239,8 +240,14 @@ public record SizeReport(
    */
   public record Artifact(String name, String format, long bytes, String sha256, Integer shard) {
 
-    /** The formats an artifact can have. */
-    public static final Set<String> FORMATS = Set.of("flatbuffers", "gzip", "zstd");
+    /** The formats an artifact can have: the shards', and their compressed copies'. */
+    public static final Set<String> FORMATS = formats();
+
+    private static Set<String> formats() {
+      Set<String> formats = new java.util.HashSet<>(Compression.NAMES);
+      formats.add("flatbuffers");
+      return Set.copyOf(formats);
+    }
 
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
 
@@ -249,7 +256,11 @@ public record SizeReport(
       notNull("Artifact.format", format);
       if (!FORMATS.contains(format)) {
         throw new IllegalArgumentException(
-            "Artifact.format must be flatbuffers, gzip or zstd, was '" + format + "'");
+            "Artifact.format must be flatbuffers, "
+                + String.join(" or ", Compression.NAMES)
+                + ", was '"
+                + format
+                + "'");
       }
       nonNegative("Artifact.bytes", bytes);
       notNull("Artifact.sha256", sha256);

@@ -16,13 +16,14 @@ import java.util.Map;
 /**
  * A shard's records read through the binary schema alone, as {@code reflection.fbs} describes it:
  * every slot, struct offset, type and default taken from the {@code .bfbs}, none from the plan the
- * export wrote by ({@code SchemaPlan}, {@code RecordsBuffer}), so that {@code verify} does not
- * share the export's reading of the schema. A record is a map from field name to value: a {@code
- * Long} for an integer or enum (an unsigned one zero-extended, a {@code ulong} as its bits), a
- * {@code Boolean}, a {@link SchemaExportVerifier.Real} for a float or double (a float widened), a
- * {@code String}, a {@code Map} for a table or struct, a {@code List} for a vector; a field left
- * out reads as its default (null for an optional scalar and for what is not a scalar). Deprecated
- * fields are left out. The shard must have passed {@link SchemaVerifier}. Not thread-safe.
+ * export wrote by ({@code SchemaPlan}), so that {@code verify} does not share the export's reading
+ * of the schema; only the FlatBuffers primitives (a vtable's field, a string) are read with {@code
+ * RecordsBuffer}. A record is a map from field name to value: a {@code Long} for an integer or enum
+ * (an unsigned one zero-extended, a {@code ulong} as its bits), a {@code Boolean}, a {@link
+ * SchemaExportVerifier.Real} for a float or double (a float widened), a {@code String}, a {@code
+ * Map} for a table or struct, a {@code List} for a vector; a field left out reads as its default
+ * (null for an optional scalar and for what is not a scalar). Deprecated fields are left out. The
+ * shard must have passed {@link SchemaVerifier}. Not thread-safe.
  */
 final class ReflectedRecords {
 

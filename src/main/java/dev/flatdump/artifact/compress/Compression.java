@@ -21,6 +21,9 @@ public sealed interface Compression permits GzipCompression, ZstdCompression {
   /** The file-name suffix this compression adds, with its dot: {@code .gz} or {@code .zst}. */
   String extension();
 
+  /** The media type of a file it wrote, as object storage serves it: {@code application/gzip}. */
+  String mediaType();
+
   /** The level in use. */
   int level();
 

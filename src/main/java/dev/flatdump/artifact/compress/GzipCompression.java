@@ -49,6 +49,11 @@ public record GzipCompression(int level, int threads) implements Compression {
   }
 
   @Override
+  public String mediaType() {
+    return "application/gzip";
+  }
+
+  @Override
   public OutputStream wrap(OutputStream out) throws IOException {
     return new ParallelGzipOutputStream(out, level, threads);
   }

@@ -52,6 +52,11 @@ public record ZstdCompression(int level, int threads) implements Compression {
   }
 
   @Override
+  public String mediaType() {
+    return "application/zstd";
+  }
+
+  @Override
   public OutputStream wrap(OutputStream out) throws IOException {
     ZstdOutputStream zos = new ZstdOutputStream(out, level);
     zos.setChecksum(true);

@@ -23,8 +23,8 @@ import org.bson.BsonValue;
  * document becomes one element of the root table's records vector, in the order given. A shard is
  * finished (root table, file identifier, written atomically) once it would pass {@code
  * shardSizeBytes}; what it shares lives and dies with it. A document that does not fit is not
- * exported: {@link #add} returns its {@link RejectedRecord}, and whatever was written for it stays
- * in the shard unreferenced (or shared by a later equal object).
+ * exported: {@link #add} returns its {@link Reject}, and whatever was written for it stays in the
+ * shard unreferenced (or shared by a later equal object).
  *
  * <p>Not thread-safe. Shard files are named {@code BASE-00000.fb}, {@code BASE-00001.fb}, ...
  */
@@ -32,6 +32,26 @@ public final class SchemaShardWriter {
 
   /** The largest shard size: FlatBufferBuilder cannot grow past 2 GiB and grows by doubling. */
   public static final long MAX_SHARD_SIZE = 1L << 30;
+
+  /** The smallest shard size. */
+  public static final long MIN_SHARD_SIZE = 1024;
+
+  /**
+   * Checks a shard size: {@value #MIN_SHARD_SIZE}..{@value #MAX_SHARD_SIZE} bytes.
+   *
+   * @throws IllegalArgumentException naming it, when out of range
+   */
+  public static void requireShardSize(long shardSizeBytes) {
+    if (shardSizeBytes < MIN_SHARD_SIZE || shardSizeBytes > MAX_SHARD_SIZE) {
+      throw new IllegalArgumentException(
+          "shard size must be "
+              + MIN_SHARD_SIZE
+              + ".."
+              + MAX_SHARD_SIZE
+              + " bytes, got "
+              + shardSizeBytes);
+    }
+  }
 
   /**
    * Where a shard's buffer stops doubling: the shard size + 1 MiB, so that a shard finished near
@@ -101,10 +121,7 @@ public final class SchemaShardWriter {
     this.dir = Objects.requireNonNull(dir, "dir");
     this.baseName = Objects.requireNonNull(baseName, "baseName");
     Objects.requireNonNull(plan, "plan");
-    if (shardSizeBytes < 1024 || shardSizeBytes > MAX_SHARD_SIZE) {
-      throw new IllegalArgumentException(
-          "shard size must be 1024.." + MAX_SHARD_SIZE + " bytes, got " + shardSizeBytes);
-    }
+    requireShardSize(shardSizeBytes);
     this.shardSizeBytes = shardSizeBytes;
     this.shard =
         new ShardBuilder(

@@ -65,7 +65,15 @@ public final class RepeatSampler {
    * pauses for 15 windows, then 31, 63, 127 and at most 255 (16.7M tables) while nothing repeats.
    */
   public static RepeatSampler forTables() {
-    return new RepeatSampler(1 << 16, 10, 15, 255);
+    return forMemo(1 << 16);
+  }
+
+  /**
+   * The same policy in windows of {@code window} values: for the memo of sub-documents' bytes,
+   * whose lookups cost more and are sampled in smaller windows.
+   */
+  static RepeatSampler forMemo(int window) {
+    return new RepeatSampler(window, 10, 15, 255);
   }
 
   /** Whether to look the next value up; then report it with {@link #found} or {@link #skipped}. */

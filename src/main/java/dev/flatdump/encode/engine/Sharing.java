@@ -119,7 +119,7 @@ public final class Sharing {
     for (int i = 0; i < n; i++) {
       tables[i] = new Index();
       samplers[i] = RepeatSampler.forTables();
-      memoSamplers[i] = new RepeatSampler(MEMO_WINDOW, 10, 15, 255);
+      memoSamplers[i] = RepeatSampler.forMemo(MEMO_WINDOW);
     }
   }
 

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class PublisherTest {
+class LocalPublisherTest {
 
   @TempDir Path root;
   Path staging;
