@@ -9,9 +9,12 @@ flatc generates Python code, and the `flatbuffers` package from PyPI. This progr
   3. reads each shard with the generated code (the object API unpacks a record into objects);
   4. reads the collection with pymongo in _id order, leaves out the documents in rejects.jsonl,
      and compares each document with its record field by field, under flatdump's mapping rules
-     for the types that JSON-born data has: strings, integers, doubles, booleans, null (absent),
-     sub-documents (tables) and arrays (vectors). A field takes the BSON field of its own name, or
-     the one its `bson` attribute names.
+     (docs/mapping.md): strings, integers, doubles, booleans, null (absent), sub-documents (tables),
+     arrays (vectors), enums by name or number, dates (ms since the epoch), timestamps, ObjectIds
+     (24 hex digits, or 12 bytes), decimal128 (its text), UUIDs (their text) and binary (bytes).
+     A field takes the BSON field of its own name, or the one its `bson` attribute names. The
+     record's `_id` is compared when the record table has a field for it, and skipped otherwise, as
+     the export skips it.
 
 It prints "N records agree with MONGO_NAMESPACE" and exits 0, or prints the first difference and
 exits 1.
@@ -31,8 +34,16 @@ import subprocess
 import sys
 import tempfile
 
+import uuid
+
 import pymongo
 from bson import json_util
+from bson.binary import Binary
+from bson.codec_options import CodecOptions, DatetimeConversion
+from bson.datetime_ms import DatetimeMS
+from bson.decimal128 import Decimal128
+from bson.objectid import ObjectId
+from bson.timestamp import Timestamp
 
 
 def lower_camel(name):
@@ -42,17 +53,30 @@ def lower_camel(name):
 
 
 def parse_schema(text):
-    """The namespace, root type, and per table the BSON name of each field with a bson attribute."""
+    """The namespace, the root type, per table the BSON name of each field with a bson attribute,
+    per table each field's type (as written: `int`, `[Color]`, `ns.Color`), and each enum's values
+    by name."""
     text = re.sub(r"//[^\n]*", "", text)
     namespace = re.search(r"\bnamespace\s+([\w.]+)\s*;", text)
     root = re.search(r"\broot_type\s+([\w.]+)\s*;", text).group(1)
     renames = {}
+    types = {}
     for table in re.finditer(r"\b(?:table|struct)\s+(\w+)[^{]*\{([^}]*)\}", text):
-        for field in re.finditer(r"(\w+)\s*:[^;]*?\(([^)]*)\)\s*;", table.group(2)):
-            bson = re.search(r"\bbson\s*:\s*\"([^\"]+)\"", field.group(2))
+        for field in re.finditer(r"(\w+)\s*:\s*([\w.\[\]]+)([^;]*);", table.group(2)):
+            types[(table.group(1), field.group(1))] = field.group(2)
+            bson = re.search(r"\bbson\s*:\s*\"([^\"]+)\"", field.group(3))
             if bson:
                 renames[(table.group(1), field.group(1))] = bson.group(1)
-    return (namespace.group(1) if namespace else ""), root.split(".")[-1], renames
+    enums = {}
+    for enum in re.finditer(r"\benum\s+(\w+)\s*:\s*\w+[^{]*\{([^}]*)\}", text):
+        values, next_value = {}, 0
+        for item in [i.strip() for i in enum.group(2).split(",") if i.strip()]:
+            name, _, number = (part.strip() for part in item.partition("="))
+            next_value = int(number, 0) if number else next_value
+            values[name] = next_value
+            next_value += 1
+        enums[enum.group(1)] = values
+    return (namespace.group(1) if namespace else ""), root.split(".")[-1], renames, types, enums
 
 
 class Mismatch(Exception):
@@ -60,29 +84,58 @@ class Mismatch(Exception):
 
 
 class Comparer:
-    def __init__(self, renames):
+    def __init__(self, renames, types, enums):
         self.renames = renames
+        self.types = types
+        self.enums = enums
 
     def table(self, doc, obj, path):
-        """Every field of the document is in the record, and the record holds nothing else."""
+        """Every field of the document is in the record, and the record holds nothing else; the
+        record's _id only when the record table has a field for it."""
         type_name = type(obj).__name__[:-1]  # StateT -> State
         attrs = dict(vars(obj))
         fields = {}
-        for (table, field), bson in self.renames.items():
+        field_types = {}
+        for (table, field), field_type in self.types.items():
             if table == type_name:
+                bson = self.renames.get((table, field), field)
                 fields[bson] = lower_camel(field)
+                field_types[bson] = field_type
         seen = set()
         for key, value in doc.items():
             attr = fields.get(key, lower_camel(key))
             if attr not in attrs:
+                if key == "_id" and path == "":
+                    continue  # the export skips an _id the record table has no field for
                 raise Mismatch(f"{path}{key}: the document has it, the schema does not")
             seen.add(attr)
-            self.value(value, attrs[attr], f"{path}{key}")
+            self.value(value, attrs[attr], f"{path}{key}", field_types.get(key, ""))
         for attr, value in attrs.items():
             if attr not in seen and value not in (None, 0, False):
                 raise Mismatch(f"{path}{attr}: the record has {value!r}, the document nothing")
 
-    def value(self, expected, actual, path):
+    def enum_values(self, field_type):
+        """The values of the enum a field (or a vector's elements) holds, or None."""
+        return self.enums.get(field_type.strip("[]").split(".")[-1])
+
+    def value(self, expected, actual, path, field_type=""):
+        enum = self.enum_values(field_type)
+        if enum is not None and isinstance(expected, str):
+            expected = enum.get(expected, expected)
+        elif isinstance(expected, DatetimeMS):
+            expected = int(expected)  # ms since the epoch
+        elif isinstance(expected, Timestamp):
+            expected = (expected.time << 32) | expected.inc
+        elif isinstance(expected, ObjectId):
+            expected = str(expected) if field_type == "string" else list(expected.binary)
+        elif isinstance(expected, Decimal128):
+            expected = str(expected)
+        elif isinstance(expected, Binary) and expected.subtype == 4 and field_type == "string":
+            expected = str(uuid.UUID(bytes=bytes(expected)))
+        elif isinstance(expected, (bytes, Binary)):
+            expected = list(bytes(expected))
+        if isinstance(expected, list) and isinstance(actual, (bytes, bytearray)):
+            actual = list(actual)  # a [ubyte] the generated code read as bytes
         if expected is None:
             if actual not in (None, 0, False):
                 raise Mismatch(f"{path}: null in MongoDB, {actual!r} in the record")
@@ -100,7 +153,7 @@ class Comparer:
             if actual is None or len(actual) != len(expected):
                 raise Mismatch(f"{path}: {len(expected)} elements in MongoDB, record has {actual!r}")
             for i, (e, a) in enumerate(zip(expected, actual)):
-                self.value(e, a, f"{path}[{i}]")
+                self.value(e, a, f"{path}[{i}]", field_type.strip("[]"))
         elif isinstance(expected, dict):
             if actual is None:
                 raise Mismatch(f"{path}: a sub-document in MongoDB, nothing in the record")
@@ -125,7 +178,7 @@ def main():
         manifest = json.load(f)
     schema_file = os.path.join(export, manifest["schema"]["file"])
     with open(schema_file, encoding="utf-8") as f:
-        namespace, root, renames = parse_schema(f.read())
+        namespace, root, renames, types, enums = parse_schema(f.read())
 
     generated = tempfile.mkdtemp(prefix="flatdump-python-")
     subprocess.run(
@@ -147,12 +200,15 @@ def main():
         return json.dumps(json.loads(relaxed), sort_keys=True)
 
     client = pymongo.MongoClient(args.uri)
+    # dates as ms since the epoch, as the export writes them, whatever their range
+    options = CodecOptions(datetime_conversion=DatetimeConversion.DATETIME_MS)
+    collection = client[args.db].get_collection(args.collection, codec_options=options)
     documents = (
         d
-        for d in client[args.db][args.collection].find({}, sort=[("_id", 1)])
+        for d in collection.find({}, sort=[("_id", 1)])
         if id_key(d["_id"]) not in rejected
     )
-    comparer = Comparer(renames)
+    comparer = Comparer(renames, types, enums)
     count = 0
     for shard in manifest["files"]:
         if shard["format"] != "flatbuffers":

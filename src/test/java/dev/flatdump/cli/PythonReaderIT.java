@@ -1,0 +1,116 @@
+package dev.flatdump.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
+import dev.flatdump.bench.samples.Profile;
+import dev.flatdump.testing.MongoDbExtension;
+import dev.flatdump.testing.MongoDbExtension.MongoServer;
+import dev.flatdump.testing.PythonReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.bson.BsonArray;
+import org.bson.BsonBinary;
+import org.bson.BsonBinarySubType;
+import org.bson.BsonDateTime;
+import org.bson.BsonDecimal128;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonObjectId;
+import org.bson.BsonString;
+import org.bson.BsonTimestamp;
+import org.bson.types.Decimal128;
+import org.bson.types.ObjectId;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code sample-data/python/compare_export.py}, the Python consumer of an export, on what JSON-born
+ * data does not have: ObjectId {@code _id}s a schema has no field for, enums given by name, dates,
+ * timestamps, decimal128, UUIDs and binary.
+ */
+@ExtendWith(MongoDbExtension.class)
+class PythonReaderIT {
+
+  @Test
+  void readsTheOrganizationsWhoseIdsAreObjectIdsAndWhoseTypeIsAnEnumByName(
+      MongoServer server, MongoDatabase db, @TempDir Path out) throws Exception {
+    ExportCommandIT.generate(db, "orgs", Profile.REALISTIC, 7, 300);
+
+    CliRun run =
+        ExportCommandIT.export(
+            server, db, "orgs", out, "--schema", "schemas/organizations.fbs", "--compress", "none");
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+
+    PythonReader.Result python = PythonReader.compare(out, server.uri(), db.getName(), "orgs");
+    assertThat(python.exitCode()).as(python.output()).isZero();
+    assertThat(python.output()).isEqualTo("300 records agree with " + db.getName() + ".orgs");
+  }
+
+  private static final String TYPED =
+      """
+      attribute "bson";
+      enum Color : byte { Red, Green = 5, Blue }
+      table Typed {
+        id: string (bson: "_id");
+        at: long;
+        ts: ulong;
+        price: string;
+        uid: string;
+        blob: [ubyte];
+        oid: [ubyte];
+        color: Color;
+        colors: [Color];
+      }
+      table Root { records: [Typed]; }
+      root_type Root;
+      """;
+
+  @Test
+  void readsDatesTimestampsDecimalsUuidsBinaryAndEnums(
+      MongoServer server, MongoDatabase db, @TempDir Path dir) throws Exception {
+    Path schema = Files.writeString(dir.resolve("typed.fbs"), TYPED);
+    Path out = dir.resolve("out");
+    List<BsonDocument> docs = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      docs.add(
+          new BsonDocument("_id", new BsonObjectId(new ObjectId(1_700_000_000 + i, i)))
+              .append("at", new BsonDateTime(-62_135_596_800_000L + i * 86_400_000L))
+              .append("ts", new BsonTimestamp(1_700_000_000 + i, i))
+              .append("price", new BsonDecimal128(Decimal128.parse("12.50" + i)))
+              .append(
+                  "uid",
+                  new BsonBinary(
+                      new UUID(0x0123456789abcdefL, i), org.bson.UuidRepresentation.STANDARD))
+              .append(
+                  "blob", new BsonBinary(BsonBinarySubType.BINARY, new byte[] {0, 1, -1, (byte) i}))
+              .append("oid", new BsonObjectId(new ObjectId(1_600_000_000, i)))
+              .append("color", i % 2 == 0 ? new BsonString("Green") : new BsonInt32(6))
+              .append("colors", new BsonArray(List.of(new BsonString("Red"), new BsonInt32(5)))));
+    }
+    db.getCollection("typed", BsonDocument.class).insertMany(docs);
+
+    CliRun run =
+        ExportCommandIT.export(
+            server, db, "typed", out, "--schema", schema.toString(), "--compress", "none");
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+
+    PythonReader.Result python = PythonReader.compare(out, server.uri(), db.getName(), "typed");
+    assertThat(python.exitCode()).as(python.output()).isZero();
+    assertThat(python.output()).isEqualTo("5 records agree with " + db.getName() + ".typed");
+
+    // and it tells a date that changed since
+    db.getCollection("typed", BsonDocument.class)
+        .updateOne(
+            Filters.eq("_id", docs.get(3).get("_id")), Updates.set("at", new BsonDateTime(0)));
+    PythonReader.Result changed = PythonReader.compare(out, server.uri(), db.getName(), "typed");
+    assertThat(changed.exitCode()).as(changed.output()).isEqualTo(1);
+    assertThat(changed.output()).contains("record 3").contains("at: 0 in MongoDB");
+  }
+}
