@@ -20,7 +20,8 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       VerifyCommand.class,
       CheckCommand.class,
-      LoadCommand.class
+      LoadCommand.class,
+      InferCommand.class
     })
 public final class Flatdump {
 
