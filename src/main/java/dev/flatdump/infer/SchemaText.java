@@ -66,7 +66,7 @@ final class SchemaText {
     StringBuilder out = new StringBuilder();
     out.append("// Inferred by flatdump infer from ")
         .append(Comments.count(documents))
-        .append(" documents: ")
+        .append(documents == 1 ? " document: " : " documents: ")
         .append(comment(source))
         .append(".\n")
         .append("// Each field's comment: in how many of its table's values it was present, and")
@@ -81,7 +81,7 @@ final class SchemaText {
       }
       out.append("\n// ")
           .append(Comments.count(seen))
-          .append(" values at: ")
+          .append(seen == 1 ? " value at: " : " values at: ")
           .append(comment(abbreviated(paths)))
           .append('\n');
       table(out, g.name, g.members, "", false);
@@ -140,6 +140,7 @@ final class SchemaText {
     out.append("table ").append(name).append(" {\n");
     long seen = members.stream().mapToLong(s -> s.stats().seen).sum();
     Set<String> used = Names.newUsed();
+    used.add(Names.collisionKey(name)); // C# refuses a member named as its type
     Shape first = members.get(0);
     for (int i = 0; i < first.fields().size(); i++) {
       Shape.Field f = first.fields().get(i);

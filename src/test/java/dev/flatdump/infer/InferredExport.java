@@ -37,7 +37,13 @@ record InferredExport(
 
   static InferredExport of(Path dir, String collection, List<BsonDocument> docs)
       throws IOException, InterruptedException {
-    SchemaInference inference = new SchemaInference(false);
+    return of(dir, collection, docs, false);
+  }
+
+  static InferredExport of(
+      Path dir, String collection, List<BsonDocument> docs, boolean narrowIntegers)
+      throws IOException, InterruptedException {
+    SchemaInference inference = new SchemaInference(narrowIntegers);
     docs.forEach(inference::add);
     InferredSchema schema = inference.schema(collection, collection);
     SchemaFixtures fixtures = new SchemaFixtures(dir, schema.fbs());

@@ -57,6 +57,18 @@ class InferredSchemaExportTest {
   }
 
   @Test
+  void narrowedIntegersHoldEveryStateAndCity(@TempDir Path dir) throws Exception {
+    List<BsonDocument> states = PublicDatasets.states();
+
+    InferredExport export = InferredExport.of(dir, "states", states, true);
+
+    assertThat(export.schema().fbs()).contains("  country_id: short;").contains("  id: int;");
+    assertThat(export.rejects()).isEmpty();
+    assertThat(export.verified().differences()).isEmpty();
+    assertThat(export.verified().compared()).isEqualTo(states.size());
+  }
+
+  @Test
   void emojiMapExceptTheArraysWhereMostHaveOneValueWhichAreListedConflicts(@TempDir Path dir)
       throws Exception {
     List<BsonDocument> emoji = PublicDatasets.emoji();

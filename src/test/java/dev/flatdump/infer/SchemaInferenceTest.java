@@ -170,9 +170,10 @@ class SchemaInferenceTest {
       InferredSchema s =
           infer("{_id: 1, string: {a: 1}, thing: {b: 1}, x: {thing: {c: 1}}, class: {d: 1}}");
       assertThat(field(s, "string_")).isEqualTo("string_: StringTable (bson: \"string\");");
-      // the record table is Thing: the first other thing is named by its path, then numbered
+      // the record table is Thing: the first other thing is named by its path, then numbered;
+      // and its field thing is renamed, since C# refuses a member named as its type
       assertThat(s.fbs())
-          .contains("  thing: Thing2;")
+          .contains("  thing_2: Thing2 (bson: \"thing\");")
           .contains("  thing: XThing;")
           .contains("table Thing {")
           .contains("table Things {");
@@ -210,7 +211,8 @@ class SchemaInferenceTest {
           BsonDocument.parse(
               "{_id: 1, try: 1, type: 'x', default: 3.5, 'created-at': {$date: 5}, '+1': true,"
                   + " _links: {self: 'a', next: {self: 'b'}}, AED: 7, createdAt: 8, id: 9,"
-                  + " string: {class: 1}, 'a\"b': [1, 2], tags: [], n: null}"));
+                  + " string: {class: 1}, 'a\"b': [1, 2], tags: [], n: null, 'café': 1,"
+                  + " '名前': 'n', things: {thing: 1}}"));
       docs.add(
           BsonDocument.parse(
               "{_id: 2, try: 2, type: 'y', default: 3, _links: {self: 'c'}, createdAt:"
