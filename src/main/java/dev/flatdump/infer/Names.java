@@ -15,329 +15,51 @@ final class Names {
 
   private Names() {}
 
+  // flatc's schema language and type names; Java, Kotlin; C#; C++; Go; Rust; Python; TypeScript;
+  // Swift; Dart; then methods that generated code or its base classes already have
   private static final Set<String> KEYWORDS =
-      Set.of(
-          // flatc's schema language and its type names
-          "table",
-          "struct",
-          "enum",
-          "union",
-          "namespace",
-          "root_type",
-          "include",
-          "attribute",
-          "rpc_service",
-          "file_identifier",
-          "file_extension",
-          "native_include",
-          "byte",
-          "ubyte",
-          "short",
-          "ushort",
-          "int",
-          "uint",
-          "long",
-          "ulong",
-          "float",
-          "double",
-          "bool",
-          "string",
-          "int8",
-          "uint8",
-          "int16",
-          "uint16",
-          "int32",
-          "uint32",
-          "int64",
-          "uint64",
-          "float32",
-          "float64",
-          "nan",
-          "inf",
-          "true",
-          "false",
-          // Java, Kotlin
-          "abstract",
-          "assert",
-          "boolean",
-          "break",
-          "case",
-          "catch",
-          "char",
-          "class",
-          "const",
-          "continue",
-          "default",
-          "do",
-          "else",
-          "extends",
-          "final",
-          "finally",
-          "for",
-          "goto",
-          "if",
-          "implements",
-          "import",
-          "instanceof",
-          "interface",
-          "native",
-          "new",
-          "package",
-          "private",
-          "protected",
-          "public",
-          "return",
-          "static",
-          "strictfp",
-          "super",
-          "switch",
-          "synchronized",
-          "this",
-          "throw",
-          "throws",
-          "transient",
-          "try",
-          "void",
-          "volatile",
-          "while",
-          "var",
-          "record",
-          "yield",
-          "sealed",
-          "permits",
-          "null",
-          "as",
-          "fun",
-          "in",
-          "is",
-          "object",
-          "typealias",
-          "typeof",
-          "val",
-          "when",
-          "companion",
-          "internal",
-          // C#
-          "base",
-          "checked",
-          "decimal",
-          "delegate",
-          "event",
-          "explicit",
-          "extern",
-          "fixed",
-          "foreach",
-          "implicit",
-          "lock",
-          "operator",
-          "out",
-          "override",
-          "params",
-          "readonly",
-          "ref",
-          "sbyte",
-          "sizeof",
-          "stackalloc",
-          "unchecked",
-          "unsafe",
-          "using",
-          "virtual",
-          // C++
-          "alignas",
-          "alignof",
-          "and",
-          "and_eq",
-          "asm",
-          "auto",
-          "bitand",
-          "bitor",
-          "char8_t",
-          "char16_t",
-          "char32_t",
-          "compl",
-          "concept",
-          "consteval",
-          "constexpr",
-          "constinit",
-          "const_cast",
-          "co_await",
-          "co_return",
-          "co_yield",
-          "decltype",
-          "delete",
-          "dynamic_cast",
-          "export",
-          "friend",
-          "inline",
-          "mutable",
-          "noexcept",
-          "not",
-          "not_eq",
-          "nullptr",
-          "or",
-          "or_eq",
-          "register",
-          "reinterpret_cast",
-          "requires",
-          "signed",
-          "static_assert",
-          "static_cast",
-          "template",
-          "thread_local",
-          "typedef",
-          "typeid",
-          "typename",
-          "unsigned",
-          "wchar_t",
-          "xor",
-          "xor_eq",
-          // Go
-          "chan",
-          "defer",
-          "fallthrough",
-          "func",
-          "go",
-          "map",
-          "range",
-          "select",
-          "type",
-          // Rust
-          "crate",
-          "dyn",
-          "fn",
-          "impl",
-          "let",
-          "loop",
-          "match",
-          "mod",
-          "move",
-          "mut",
-          "pub",
-          "self",
-          "trait",
-          "use",
-          "where",
-          "async",
-          "await",
-          "become",
-          "box",
-          "macro",
-          "priv",
-          "unsized",
-          // Python
-          "def",
-          "del",
-          "elif",
-          "except",
-          "from",
-          "global",
-          "lambda",
-          "nonlocal",
-          "pass",
-          "raise",
-          "with",
-          "none",
-          // TypeScript
-          "any",
-          "constructor",
-          "declare",
-          "get",
-          "module",
-          "require",
-          "number",
-          "set",
-          "symbol",
-          "of",
-          "function",
-          "undefined",
-          "unknown",
-          "never",
-          "keyof",
-          "infer",
-          // Swift
-          "associatedtype",
-          "deinit",
-          "extension",
-          "fileprivate",
-          "init",
-          "inout",
-          "open",
-          "protocol",
-          "rethrows",
-          "subscript",
-          "guard",
-          "repeat",
-          "nil",
-          // Dart
-          "covariant",
-          "deferred",
-          "dynamic",
-          "external",
-          "factory",
-          "hide",
-          "late",
-          "library",
-          "mixin",
-          "on",
-          "part",
-          "rethrow",
-          "show",
-          "sync",
-          "required",
-          // methods generated code or its base classes already have
-          "hash_code",
-          "equals",
-          "to_string",
-          "get_class",
-          "clone",
-          "finalize",
-          "notify",
-          "notify_all",
-          "wait",
-          "builder",
-          "offset",
-          "vtable",
-          "bb",
-          "bb_pos");
+      words(
+          """
+          table struct enum union namespace root_type include attribute rpc_service
+          file_identifier file_extension native_include byte ubyte short ushort int uint long
+          ulong float double bool string int8 uint8 int16 uint16 int32 uint32 int64 uint64
+          float32 float64 nan inf true false
+          abstract assert boolean break case catch char class const continue default do else
+          extends final finally for goto if implements import instanceof interface native new
+          package private protected public return static strictfp super switch synchronized
+          this throw throws transient try void volatile while var record yield sealed permits
+          null as fun in is object typealias typeof val when companion internal
+          base checked decimal delegate event explicit extern fixed foreach implicit lock
+          operator out override params readonly ref sbyte sizeof stackalloc unchecked unsafe
+          using virtual
+          alignas alignof and and_eq asm auto bitand bitor char8_t char16_t char32_t compl
+          concept consteval constexpr constinit const_cast co_await co_return co_yield
+          decltype delete dynamic_cast export friend inline mutable noexcept not not_eq
+          nullptr or or_eq register reinterpret_cast requires signed static_assert
+          static_cast template thread_local typedef typeid typename unsigned wchar_t xor
+          xor_eq
+          chan defer fallthrough func go map range select type
+          crate dyn fn impl let loop match mod move mut pub self trait use where async await
+          become box macro priv unsized
+          def del elif except from global lambda nonlocal pass raise with none
+          any constructor declare get module require number set symbol of function undefined
+          unknown never keyof infer
+          associatedtype deinit extension fileprivate init inout open protocol rethrows
+          subscript guard repeat nil
+          covariant deferred dynamic external factory hide late library mixin on part rethrow
+          show sync required
+          hash_code equals to_string get_class clone finalize notify notify_all wait builder
+          offset vtable bb bb_pos
+          """);
 
   /** Type names besides the keywords that generated code or the runtimes already use. */
   private static final Set<String> TYPE_NAMES =
-      Set.of(
-          "table",
-          "struct",
-          "builder",
-          "offset",
-          "vector",
-          "object",
-          "string",
-          "class",
-          "type",
-          "any",
-          "list",
-          "map",
-          "set",
-          "error",
-          "exception",
-          "integer",
-          "character",
-          "math",
-          "system",
-          "void",
-          "number",
-          "array",
-          "date",
-          "option",
-          "optional",
-          "result",
-          "self",
-          "boolean",
-          "flatbuffers",
-          "constants",
-          "byte_buffer",
-          "union",
-          "enum",
-          "record",
-          "records");
+      words(
+          """
+          table struct builder offset vector object string class type any list map set error
+          exception integer character math system void number array date option optional
+          result self boolean flatbuffers constants byte_buffer union enum record records
+          """);
 
   /** A field name for the BSON field {@code bson}, not yet made unique. */
   static String field(String bson) {
@@ -417,6 +139,10 @@ final class Names {
     }
     used.add(collisionKey(candidate));
     return candidate;
+  }
+
+  private static Set<String> words(String text) {
+    return Set.copyOf(java.util.Arrays.asList(text.trim().split("\\s+")));
   }
 
   static Set<String> newUsed() {
