@@ -31,8 +31,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code flatdump infer}: writes a {@code .fbs} schema inferred from a collection that {@code
  * export --schema} takes as it is ({@link SchemaInference}). Reads every document of a collection
- * of up to {@value #READ_ALL_UP_TO} documents (in {@code _id} order), else a {@code $sample}. Exits
- * 0 with the schema written, conflicts included (listed on stderr and in the schema).
+ * of up to 1,000,000 documents (in {@code _id} order), else a {@code $sample}; the hidden {@code
+ * --read-all-up-to} moves that bound, for the tests. Exits 0 with the schema written, conflicts
+ * included (listed on stderr and in the schema).
  */
 @Command(
     name = "infer",
@@ -47,9 +48,6 @@ import picocli.CommandLine.Spec;
           + " other documents) and the conflict is listed on stderr and at the end of the schema."
     })
 public final class InferCommand implements Callable<Integer> {
-
-  /** Collections up to this many documents are read whole, whatever {@code --sample} says. */
-  static final long READ_ALL_UP_TO = 1_000_000;
 
   @Spec private CommandSpec spec;
 
@@ -91,6 +89,14 @@ public final class InferCommand implements Callable<Integer> {
       description = "Print a progress line every N seconds (default: ${DEFAULT-VALUE}).")
   private int progressSeconds;
 
+  @Option(
+      names = "--read-all-up-to",
+      hidden = true,
+      defaultValue = "1000000",
+      paramLabel = "N",
+      description = "Read every document of collections up to N documents, else a $sample.")
+  private int readAllUpTo;
+
   @Override
   public Integer call() {
     mongo.requireComplete();
@@ -99,6 +105,10 @@ public final class InferCommand implements Callable<Integer> {
     }
     BsonDocument filter = parseQuery(query);
     int sampleSize = parseSample(sample);
+    if (readAllUpTo < 0 || readAllUpTo == Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "--read-all-up-to must be 0 to 2147483646, got " + readAllUpTo);
+    }
     if (progressSeconds < 1) {
       throw new IllegalArgumentException("--progress-seconds must be >= 1, got " + progressSeconds);
     }
@@ -114,12 +124,16 @@ public final class InferCommand implements Callable<Integer> {
           client.getDatabase(mongo.db).getCollection(mongo.collection, RawBsonDocument.class);
       boolean sampled =
           sampleSize > 0
-              && coll.countDocuments(filter, new CountOptions().limit((int) READ_ALL_UP_TO + 1))
-                  > READ_ALL_UP_TO;
+              && coll.countDocuments(filter, new CountOptions().limit(readAllUpTo + 1))
+                  > readAllUpTo;
       String where = mongo.namespace() + (filter.isEmpty() ? "" : " where " + filter.toJson());
       source =
           sampled
-              ? where + ", a $sample of " + count(sampleSize) + " of its more than 1,000,000"
+              ? where
+                  + ", a $sample of "
+                  + count(sampleSize)
+                  + " of its more than "
+                  + count(readAllUpTo)
               : where + ", every document";
       err.println("infer: reading " + source);
       err.flush();

@@ -131,6 +131,41 @@ class InferCommandIT {
   }
 
   @Test
+  void aCollectionAboveTheBoundIsSampledAndAllReadsEveryDocument(
+      MongoServer server, MongoDatabase db, @TempDir Path dir) throws Exception {
+    var coll = db.getCollection("many", BsonDocument.class);
+    List<BsonDocument> docs = new java.util.ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      docs.add(BsonDocument.parse("{_id: " + i + ", n: " + i + ", s: 'x'}"));
+    }
+    coll.insertMany(docs);
+
+    CliRun sampled = infer(server, db, "many", "--read-all-up-to", "100", "--sample", "40");
+
+    assertThat(sampled.exitCode()).as(sampled.toString()).isZero();
+    assertThat(sampled.err())
+        .contains("infer: reading " + db.getName() + ".many, a $sample of 40 of its more than 100")
+        .contains("infer: 40 documents read");
+    assertThat(sampled.out()).contains("from 40 documents").contains("  n: int;");
+
+    CliRun all =
+        infer(
+            server,
+            db,
+            "many",
+            "--read-all-up-to",
+            "100",
+            "--sample",
+            "all",
+            "--query",
+            "{n: {$gte: 10}}");
+    assertThat(all.exitCode()).as(all.toString()).isZero();
+    assertThat(all.err())
+        .contains("many where {\"n\": {\"$gte\": 10}}, every document")
+        .contains("infer: 290 documents read");
+  }
+
+  @Test
   void aSampleHoldsDistinctDocumentsOfTheQuery(MongoDatabase db) {
     var coll = db.getCollection("sampled", BsonDocument.class);
     for (int i = 0; i < 200; i++) {
