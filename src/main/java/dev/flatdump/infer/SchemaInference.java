@@ -124,7 +124,7 @@ public final class SchemaInference {
    */
   private FieldType decide(ValueStats v, String path, String segment, long tableSeen) {
     if (v.values() == 0) {
-      return FieldType.of("string", v.present == 0 ? "never seen" : "always null: any type holds");
+      return FieldType.of("string", "always null: any type holds it");
     }
     Map<Kind, Long> kinds = new EnumMap<>(Kind.class);
     v.types.forEach((t, n) -> kinds.merge(Kind.of(t), n, Long::sum));

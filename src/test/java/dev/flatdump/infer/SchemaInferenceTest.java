@@ -212,7 +212,7 @@ class SchemaInferenceTest {
               "{_id: 1, try: 1, type: 'x', default: 3.5, 'created-at': {$date: 5}, '+1': true,"
                   + " _links: {self: 'a', next: {self: 'b'}}, AED: 7, createdAt: 8, id: 9,"
                   + " string: {class: 1}, 'a\"b': [1, 2], tags: [], n: null, 'café': 1,"
-                  + " '名前': 'n', things: {thing: 1}}"));
+                  + " '名前': 'n', things: {thing: 1}, empty: {}, empties: [{}, {}], nulls: null}"));
       docs.add(
           BsonDocument.parse(
               "{_id: 2, try: 2, type: 'y', default: 3, _links: {self: 'c'}, createdAt:"
