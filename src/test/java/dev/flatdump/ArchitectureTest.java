@@ -23,7 +23,7 @@ class ArchitectureTest {
 
   /** The stages, in pipeline order: a stage may import the ones before it, never one after. */
   static final List<String> STAGES =
-      List.of("source", "load", "encode", "artifact", "report", "publish", "job", "cli");
+      List.of("source", "load", "infer", "encode", "artifact", "report", "publish", "job", "cli");
 
   private static JavaClasses main;
 

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       VerifyCommand.class,
       CheckCommand.class,
       LoadCommand.class,
+      InferCommand.class,
       SchemaDiffCommand.class
     })
 public final class Flatdump {

@@ -1,0 +1,242 @@
+package dev.flatdump.cli;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoCursor;
+import com.mongodb.client.model.CountOptions;
+import dev.flatdump.FlatdumpException;
+import dev.flatdump.infer.SchemaInference;
+import dev.flatdump.infer.SchemaInference.Conflict;
+import dev.flatdump.infer.SchemaInference.InferredSchema;
+import dev.flatdump.source.IdOrderedFind;
+import dev.flatdump.source.SampledAggregate;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.bson.BsonArray;
+import org.bson.BsonDocument;
+import org.bson.RawBsonDocument;
+import org.bson.json.JsonParseException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code flatdump infer}: writes a {@code .fbs} schema inferred from a collection that {@code
+ * export --schema} takes as it is ({@link SchemaInference}). Reads every document of a collection
+ * of up to 1,000,000 documents (in {@code _id} order), else a {@code $sample}; the hidden {@code
+ * --read-all-up-to} moves that bound, for the tests. Exits 0 with the schema written, conflicts
+ * included (listed on stderr and in the schema).
+ */
+@Command(
+    name = "infer",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Infers a .fbs schema from a collection, for export --schema.",
+      "Each field gets the type that holds every value seen without loss (docs/mapping.md), with"
+          + " a comment saying how often it was present and which BSON types it held. Reads every"
+          + " document of collections up to 1,000,000 documents, else a $sample. Where one path"
+          + " holds types no one type holds, the majority's type is chosen (export rejects the"
+          + " other documents) and the conflict is listed on stderr and at the end of the schema."
+    })
+public final class InferCommand implements Callable<Integer> {
+
+  @Spec private CommandSpec spec;
+
+  @Mixin private MongoTarget mongo;
+
+  @Option(
+      names = "--query",
+      defaultValue = "{}",
+      paramLabel = "JSON",
+      description = "Only the documents this Extended JSON filter matches (default: {}).")
+  private String query;
+
+  @Option(
+      names = "--sample",
+      defaultValue = "100000",
+      paramLabel = "N|all",
+      description =
+          "Above 1,000,000 documents, read a $sample of N (default: ${DEFAULT-VALUE}); 'all' reads"
+              + " every document.")
+  private String sample;
+
+  @Option(
+      names = "--narrow-integers",
+      description =
+          "Give integers the smallest signed width that holds the values seen (byte, short, int,"
+              + " long), instead of int for int32 and long for int64.")
+  private boolean narrowIntegers;
+
+  @Option(
+      names = "--out",
+      paramLabel = "FILE.fbs",
+      description = "Write the schema here (replaced whole) instead of to stdout.")
+  private Path out;
+
+  @Option(
+      names = "--progress-seconds",
+      defaultValue = "5",
+      paramLabel = "N",
+      description = "Print a progress line every N seconds (default: ${DEFAULT-VALUE}).")
+  private int progressSeconds;
+
+  @Option(
+      names = "--read-all-up-to",
+      hidden = true,
+      defaultValue = "1000000",
+      paramLabel = "N",
+      description = "Read every document of collections up to N documents, else a $sample.")
+  private int readAllUpTo;
+
+  @Override
+  public Integer call() {
+    mongo.requireComplete();
+    if (!spec.commandLine().getParseResult().hasMatchedOption("--out")) {
+      out = null; // FLATDUMP_OUT and a job file's out name export's directory, never this file
+    }
+    BsonDocument filter = parseQuery(query);
+    int sampleSize = parseSample(sample);
+    if (readAllUpTo < 0 || readAllUpTo == Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "--read-all-up-to must be 0 to 2147483646, got " + readAllUpTo);
+    }
+    if (progressSeconds < 1) {
+      throw new IllegalArgumentException("--progress-seconds must be >= 1, got " + progressSeconds);
+    }
+    if (out != null && Files.isDirectory(out)) {
+      throw new IllegalArgumentException("--out names a directory: " + out);
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    SchemaInference inference = new SchemaInference(narrowIntegers);
+    String source;
+    var progress = new ProgressPrinter(err, ProgressPrinter.onTerminal());
+    try (MongoClient client = mongo.connect()) {
+      MongoCollection<RawBsonDocument> coll =
+          client.getDatabase(mongo.db).getCollection(mongo.collection, RawBsonDocument.class);
+      boolean sampled =
+          sampleSize > 0
+              && coll.countDocuments(filter, new CountOptions().limit(readAllUpTo + 1))
+                  > readAllUpTo;
+      String where = mongo.namespace() + (filter.isEmpty() ? "" : " where " + filter.toJson());
+      source =
+          sampled
+              ? where
+                  + ", a $sample of "
+                  + count(sampleSize)
+                  + " of its more than "
+                  + count(readAllUpTo)
+              : where + ", every document";
+      err.println("infer: reading " + source);
+      err.flush();
+      long every = progressSeconds * 1_000_000_000L;
+      long next = System.nanoTime() + every;
+      try (MongoCursor<RawBsonDocument> cursor =
+          sampled
+              ? new SampledAggregate(filter, sampleSize).open(coll)
+              : IdOrderedFind.of(filter).withBatchSize(1000).open(coll)) {
+        while (cursor.hasNext()) {
+          inference.add(cursor.next());
+          if (System.nanoTime() - next >= 0) {
+            progress.accept("infer: " + count(inference.documents()) + " documents read");
+            next = System.nanoTime() + every;
+          }
+        }
+      }
+    } finally {
+      progress.finish();
+    }
+    if (inference.documents() == 0) {
+      throw new FlatdumpException(
+          "no documents in "
+              + mongo.namespace()
+              + " match "
+              + filter.toJson()
+              + ": nothing to infer");
+    }
+    InferredSchema schema = inference.schema(mongo.collection, source);
+    write(schema.fbs());
+    err.println(
+        "infer: "
+            + count(schema.documents())
+            + " documents read; schema written to "
+            + (out == null ? "stdout" : out.toString())
+            + "; "
+            + (schema.conflicts().isEmpty()
+                ? "no conflicts"
+                : schema.conflicts().size() + " conflicts (export rejects their minorities):"));
+    for (Conflict c : schema.conflicts()) {
+      err.println("  " + c);
+    }
+    err.flush();
+    return 0;
+  }
+
+  private void write(String fbs) {
+    if (out == null) {
+      PrintWriter stdout = spec.commandLine().getOut();
+      stdout.print(fbs);
+      stdout.flush();
+      return;
+    }
+    Path target = out.toAbsolutePath();
+    try {
+      Files.createDirectories(target.getParent());
+      Path tmp = Files.createTempFile(target.getParent(), target.getFileName() + ".", ".tmp");
+      try {
+        Files.writeString(tmp, fbs, StandardCharsets.UTF_8);
+        Files.move(
+            tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+    } catch (IOException e) {
+      throw new FlatdumpException("cannot write " + out + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** One Extended JSON document, or a usage error. */
+  static BsonDocument parseQuery(String query) {
+    BsonArray parsed;
+    try {
+      parsed = BsonArray.parse("[" + query + "]");
+    } catch (JsonParseException | org.bson.BsonInvalidOperationException e) {
+      throw new IllegalArgumentException(
+          "--query is not a JSON document: " + query + " (" + e.getMessage() + ")");
+    }
+    if (parsed.size() != 1 || !parsed.get(0).isDocument()) {
+      throw new IllegalArgumentException(
+          "--query must be exactly one JSON document, got: " + query);
+    }
+    return parsed.get(0).asDocument();
+  }
+
+  /** A sample size of at least 1, or 0 for {@code all}; else a usage error. */
+  static int parseSample(String sample) {
+    if (sample.trim().equalsIgnoreCase("all")) {
+      return 0;
+    }
+    try {
+      int n = Integer.parseInt(sample.trim().replace("_", ""));
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // the message below
+    }
+    throw new IllegalArgumentException(
+        "--sample must be a number of documents (1 to 2147483647) or 'all', got '" + sample + "'");
+  }
+
+  private static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+}
