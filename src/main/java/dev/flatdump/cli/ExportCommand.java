@@ -1,11 +1,14 @@
 package dev.flatdump.cli;
 
 import com.mongodb.client.MongoClient;
+import dev.flatdump.artifact.Manifest;
+import dev.flatdump.artifact.OutputLayout;
 import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.compress.Compression;
 import dev.flatdump.artifact.compress.GzipCompression;
 import dev.flatdump.artifact.compress.ZstdCompression;
 import dev.flatdump.encode.DedupOptions;
+import dev.flatdump.encode.plan.SchemaDiff;
 import dev.flatdump.encode.plan.SchemaException;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.job.ExportLauncher;
@@ -16,11 +19,13 @@ import dev.flatdump.job.UploadOptions;
 import dev.flatdump.report.SchemaBaselines;
 import dev.flatdump.source.ConnectionStrings;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -77,6 +82,13 @@ public final class ExportCommand implements Callable<Integer> {
               + " docs/mapping.md. The export carries FILE.fbs and FILE.bfbs, and its shards are"
               + " named after it (default: the bundled organizations.fbs, the articles' model).")
   private Path schema;
+
+  @Option(
+      names = "--allow-breaking",
+      description =
+          "Export even with a schema whose changes break the readers of the current export in"
+              + " --out (by default such an export is refused; see flatdump schema-diff).")
+  private boolean allowBreaking;
 
   @Option(
       names = "--strict",
@@ -285,7 +297,7 @@ public final class ExportCommand implements Callable<Integer> {
    * A schema flatdump cannot map, or a baseline it cannot measure for it, is a usage error, found
    * before anything connects or writes.
    */
-  private static void requireMappable(Path schema, List<String> compare) {
+  private static SchemaPlan requireMappable(Path schema, List<String> compare) {
     SchemaPlan plan;
     try {
       plan = SchemaFiles.forExport(schema).plan();
@@ -298,6 +310,31 @@ public final class ExportCommand implements Callable<Integer> {
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--compare protobuf: " + e.getMessage(), e);
       }
+    }
+    return plan;
+  }
+
+  /**
+   * Refuses a schema whose changes break the readers of the current export in {@code out}: code
+   * generated for that export's schema must read what this one writes ({@link SchemaDiff}).
+   */
+  static void requireCompatible(SchemaPlan plan, Path out) {
+    Path current = OutputLayout.resolve(out);
+    Path manifest = current.resolve(Manifest.FILE_NAME);
+    if (current.equals(out) || !Files.isRegularFile(manifest)) {
+      return; // no current export: no readers yet
+    }
+    List<SchemaDiff.Change> breaking =
+        SchemaDiff.between(SchemaFiles.exportPlan(current, Manifest.read(manifest)), plan).stream()
+            .filter(SchemaDiff.Change::breaking)
+            .toList();
+    if (!breaking.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--schema breaks the readers of the current export ("
+              + current
+              + "):\n  "
+              + breaking.stream().map(Object::toString).collect(Collectors.joining("\n  "))
+              + "\nrun with --allow-breaking to export it all the same");
     }
   }
 
@@ -323,7 +360,10 @@ public final class ExportCommand implements Callable<Integer> {
     }
     MongoTarget.requireNone(missing);
     ExportOptions options = options();
-    requireMappable(schema, options.compare()); // the schema as the user spelled it
+    SchemaPlan plan = requireMappable(schema, options.compare()); // as the user spelled it
+    if (!allowBreaking && !restart) { // --restart runs with the failed run's own schema
+      requireCompatible(plan, options.out());
+    }
     requireConsistent();
     requireJdbcUrl(jobRepository);
     RemotePartitions remotes = remotePartitions(options);
