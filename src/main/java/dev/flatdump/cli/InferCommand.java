@@ -32,8 +32,8 @@ import picocli.CommandLine.Spec;
  * {@code flatdump infer}: writes a {@code .fbs} schema inferred from a collection that {@code
  * export --schema} takes as it is ({@link SchemaInference}). Reads every document of a collection
  * of up to 1,000,000 documents (in {@code _id} order), else a {@code $sample}; the hidden {@code
- * --read-all-up-to} moves that bound, for the tests. Exits 0 with the schema written, conflicts
- * included (listed on stderr and in the schema).
+ * --read-all-up-to} moves that bound. Exits 0 with the schema written, conflicts included (listed
+ * on stderr and in the schema).
  */
 @Command(
     name = "infer",
@@ -91,10 +91,11 @@ public final class InferCommand implements Callable<Integer> {
 
   @Option(
       names = "--read-all-up-to",
-      hidden = true,
       defaultValue = "1000000",
       paramLabel = "N",
-      description = "Read every document of collections up to N documents, else a $sample.")
+      description =
+          "Read every document of a collection of up to N documents, else a $sample of --sample"
+              + " (default: ${DEFAULT-VALUE}).")
   private int readAllUpTo;
 
   @Override
