@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code flatdump infer}: writes a {@code .fbs} schema inferred from a collection that {@code
  * export --schema} takes as it is ({@link SchemaInference}). Reads every document of a collection
- * of up to 1,000,000 documents (in {@code _id} order), else a {@code $sample}; the hidden {@code
+ * of up to 1,000,000 documents (in {@code _id} order), else a {@code $sample}; {@code
  * --read-all-up-to} moves that bound. Exits 0 with the schema written, conflicts included (listed
  * on stderr and in the schema).
  */
