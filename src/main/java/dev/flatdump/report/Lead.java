@@ -19,15 +19,15 @@ final class Lead {
     SizeReport.Options o = report.options();
     lines.add(
         "Run "
-            + report.startedAt()
+            + Units.second(report.startedAt())
             + " to "
-            + report.finishedAt()
+            + Units.second(report.finishedAt())
             + " with dedup "
             + o.dedup()
             + ", compress "
             + o.compress()
             + ", shard size "
-            + o.shardSize()
+            + Units.setting(o.shardSize())
             + ".");
     return lines;
   }

@@ -330,14 +330,17 @@ public record SizeReport(
    *
    * @param dedup e.g. {@code strings,tables,vectors} or {@code none}
    * @param compress e.g. {@code gzip,zstd} or {@code none}
-   * @param shardSize e.g. {@code 256MB}
+   * @param shardSize in bytes, at least 1
    */
-  public record Options(String dedup, String compress, String shardSize) {
+  public record Options(String dedup, String compress, long shardSize) {
 
     public Options {
       notBlank("Options.dedup", dedup);
       notBlank("Options.compress", compress);
-      notBlank("Options.shardSize", shardSize);
+      if (shardSize < 1) {
+        throw new IllegalArgumentException(
+            "SizeReport.Options.shardSize must be >= 1, got " + shardSize);
+      }
     }
   }
 }

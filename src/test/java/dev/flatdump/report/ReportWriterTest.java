@@ -213,11 +213,25 @@ class ReportWriterTest {
           .contains("| strings | 6,100,000 | 1,260,000 | 4,840,000 | 79.3 % |")
           .contains("| rejected | 10 |")
           .contains("| exportStep | 41.2 s | 41,200 |")
+          .contains("| shard size | 64 MiB |")
           .contains(
               "| plain | FlatBuffers, no de-dup | 390 MiB | 408,944,640 | 160 MiB | 120 MiB |");
       assertThat(md)
           .as("the report speaks of its own export, not of the articles' organizations")
           .doesNotContain("articles", "orgs");
+    }
+
+    @Test
+    void writesTheRunToTheSecondAndTheShardSizeInUnits() throws IOException {
+      writer.writeAll(SampleReports.small("orgs"), dir);
+      String md = read(ReportWriter.MARKDOWN_FILE);
+
+      assertThat(md)
+          .contains("| started | 2025-03-01T10:00:00Z |", "| finished | 2025-03-01T10:00:12Z |")
+          .contains("| shard size | 256 MiB |")
+          .contains("Run 2025-03-01T10:00:00Z to 2025-03-01T10:00:12Z with dedup")
+          .contains(", shard size 256 MiB.")
+          .doesNotContain("12.500Z", "268435456", "268,435,456");
     }
 
     @Test

@@ -48,7 +48,7 @@ final class SampleReports {
         64L << 20,
         STARTED,
         FINISHED,
-        new Options("strings,tables,vectors", "gzip", "256MB"));
+        new Options("strings,tables,vectors", "gzip", 256L << 20));
   }
 
   /** Figures like the article's real collection: 737 MB in MongoDB, two shards, all baselines. */
@@ -95,6 +95,6 @@ final class SampleReports {
         412 * mib,
         Instant.parse("2025-03-01T10:00:00Z"),
         Instant.parse("2025-03-01T10:01:26.400Z"),
-        new Options("strings,tables,vectors", "gzip,zstd", "64MB"));
+        new Options("strings,tables,vectors", "gzip,zstd", 64L << 20));
   }
 }
