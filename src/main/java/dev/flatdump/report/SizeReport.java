@@ -138,6 +138,28 @@ public record SizeReport(
     return Duration.between(startedAt, finishedAt);
   }
 
+  /**
+   * Whether MongoDB's {@code storageSize} cannot hold these records yet: it was read without a
+   * flush ({@code --fsync-source}) and is smaller than the export's smallest compressed copy.
+   * WiredTiger compresses a collection page by page, so once a checkpoint has written the documents
+   * they take more room than the same records de-duplicated and compressed whole; a smaller figure
+   * is one taken before the checkpoint. False when there is no compressed copy to compare with.
+   */
+  public boolean storageNotCheckpointed() {
+    if (source.storageFlushed()) {
+      return false;
+    }
+    long smallest =
+        artifacts.stream()
+            .map(Artifact::format)
+            .filter(f -> !f.equals("flatbuffers"))
+            .distinct()
+            .mapToLong(this::totalBytes)
+            .min()
+            .orElse(0);
+    return source.storageSize() < smallest;
+  }
+
   /** Bytes of all artifacts of one format, e.g. all FlatBuffers shards. */
   public long totalBytes(String format) {
     return artifacts.stream()

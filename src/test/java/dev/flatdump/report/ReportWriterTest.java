@@ -193,6 +193,32 @@ class ReportWriterTest {
     assertThat(writer.summary(small)).doesNotContain("can lag");
   }
 
+  @Test
+  void neverLeadsWithTheRatioToAStorageSizeNotYetCheckpointed() throws IOException {
+    SizeReport small = SampleReports.small("organizations");
+    // unflushed, and smaller than the 100-byte gzip copy: taken before a checkpoint
+    SizeReport stale = SampleReports.withStorage(small, 64, false, small.artifacts());
+
+    String summary = writer.summary(stale);
+    writer.writeAll(stale, dir);
+
+    assertThat(summary)
+        .contains(
+            "flatbuffers: 250 B in 1 file, 25.0 % of MongoDB's size, its storageSize not yet"
+                + " checkpointed")
+        .contains("storageSize 64 B (snappy; not yet checkpointed")
+        .contains("--fsync-source")
+        .doesNotContain("of its storageSize");
+    assertThat(read(ReportWriter.MARKDOWN_FILE))
+        .contains("its storageSize not yet checkpointed")
+        .doesNotContain("of its storageSize");
+
+    SizeReport flushed = SampleReports.withStorage(small, 64, true, small.artifacts());
+    assertThat(writer.summary(flushed))
+        .contains("390.6 % of its storageSize")
+        .doesNotContain("not yet checkpointed");
+  }
+
   @Nested
   class Markdown {
 

@@ -97,4 +97,33 @@ final class SampleReports {
         Instant.parse("2025-03-01T10:01:26.400Z"),
         new Options("strings,tables,vectors", "gzip,zstd", 64L << 20));
   }
+
+  /** {@code report} with MongoDB's storageSize, read with a flush or not, and these artifacts. */
+  static SizeReport withStorage(
+      SizeReport report, long storageSize, boolean flushed, List<Artifact> artifacts) {
+    Source s = report.source();
+    return new SizeReport(
+        new Source(
+            s.database(),
+            s.collection(),
+            s.query(),
+            s.count(),
+            s.size(),
+            storageSize,
+            s.freeStorageSize(),
+            s.totalIndexSize(),
+            s.blockCompressor(),
+            s.avgObjSize(),
+            flushed),
+        artifacts,
+        report.baselines(),
+        report.dedup(),
+        report.records(),
+        report.steps(),
+        report.docsPerSecond(),
+        report.peakHeapBytes(),
+        report.startedAt(),
+        report.finishedAt(),
+        report.options());
+  }
 }
