@@ -88,9 +88,12 @@ class PublicDatasetsIT {
     assertThat(python.output()).isEqualTo("5084 records agree with " + db.getName() + ".states");
     assertEveryCommandReadsIt(server, db, "states", out, 5084);
     CliRun inspect = CliRun.of("inspect", out.toString(), "--json", "1");
-    assertThat(inspect.out())
-        .contains("5,084 records of flatdump.samples.states.State")
-        .contains("{\"id\":" + states.get(0).getInt32("_id").getValue() + ",");
+    // with --json, stdout holds the JSON lines alone and the summary goes to stderr
+    assertThat(inspect.err()).contains("5,084 records of flatdump.samples.states.State");
+    assertThat(inspect.out().lines())
+        .singleElement()
+        .asString()
+        .startsWith("{\"id\":" + states.get(0).getInt32("_id").getValue() + ",");
 
     // the Python reader can tell: one city renamed in MongoDB after the export
     db.getCollection("states")
