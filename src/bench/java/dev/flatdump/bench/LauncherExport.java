@@ -7,6 +7,7 @@ import dev.flatdump.artifact.compress.ZstdCompression;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.job.ExportOptions;
+import dev.flatdump.job.RejectLimit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +58,7 @@ final class LauncherExport {
             DedupOptions.ALL,
             List.of(),
             settings.shardSize(),
-            -1,
+            RejectLimit.NONE,
             settings.batchSize(),
             LocalDate.now(),
             0L,

@@ -13,7 +13,9 @@ import dev.flatdump.encode.plan.SchemaException;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.job.ExportOptions;
+import dev.flatdump.job.ExportResults;
 import dev.flatdump.job.JobRuntime;
+import dev.flatdump.job.RejectLimit;
 import dev.flatdump.job.RemotePartitions;
 import dev.flatdump.job.UploadOptions;
 import dev.flatdump.report.SchemaBaselines;
@@ -34,7 +36,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code flatdump export}: runs {@code exportJob} once and prints the report summary. Exit codes: 0
- * completed (or already complete for this run date), 1 the job failed, 2 bad usage.
+ * completed without rejects (or already complete for this run date), 3 completed and published with
+ * rejects within {@code --max-rejects}, 1 the job failed, 2 bad usage.
  */
 @Command(
     name = "export",
@@ -165,11 +168,13 @@ public final class ExportCommand implements Callable<Integer> {
 
   @Option(
       names = "--max-rejects",
-      defaultValue = "-1",
-      paramLabel = "N",
+      defaultValue = RejectLimit.DEFAULT,
+      paramLabel = "N|P%",
       description =
-          "Fail the job once more than N documents are rejected; -1 for no limit (default: ${DEFAULT-VALUE}).")
-  private long maxRejects;
+          "Fail the job, publishing nothing, once more than N documents are rejected, or more than"
+              + " P percent of the documents read (checked once all are read), or none. An export"
+              + " that rejects every document it reads always fails (default: ${DEFAULT-VALUE}).")
+  private String maxRejects;
 
   @Option(
       names = "--partitions",
@@ -392,7 +397,7 @@ public final class ExportCommand implements Callable<Integer> {
         DedupOptions.parse(dedup),
         ExportOptions.parseList(compare),
         ByteSizes.parse(shardSize),
-        maxRejects,
+        RejectLimit.parse(maxRejects),
         batchSize,
         runDate == null ? LocalDate.now() : runDate,
         newRun ? System.currentTimeMillis() : 0L,
@@ -491,6 +496,20 @@ public final class ExportCommand implements Callable<Integer> {
         outw.println(ExportSummary.steps(result.execution()));
         outw.println(ExportSummary.of(result.execution()));
         outw.flush();
+        long rejected = ExportResults.rejected(result.execution());
+        if (rejected > 0) {
+          err.println(
+              "flatdump: completed and published with "
+                  + rejected
+                  + " rejected document"
+                  + (rejected == 1 ? "" : "s")
+                  + " (within --max-rejects "
+                  + options.maxRejects()
+                  + "); see rejects.jsonl (exit "
+                  + Flatdump.EXIT_REJECTS
+                  + ")");
+          yield Flatdump.EXIT_REJECTS;
+        }
         yield 0;
       }
       case FAILED -> {

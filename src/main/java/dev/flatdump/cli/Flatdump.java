@@ -5,7 +5,8 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code flatdump} entry point. Each subcommand is its own class in this package; this class
- * only registers them and maps outcomes to exit codes: 0 success, 1 the work failed, 2 bad usage.
+ * only registers them and maps outcomes to exit codes: 0 success, 1 the work failed, 2 bad usage, 3
+ * an export completed with rejects within its limit.
  */
 @Command(
     name = "flatdump",
@@ -31,6 +32,12 @@ public final class Flatdump {
 
   /** Bad usage: unknown option, missing or invalid value. */
   public static final int EXIT_USAGE = 2;
+
+  /**
+   * {@code export} completed and published, but rejected some documents (within {@code
+   * --max-rejects}): see its {@code rejects.jsonl}.
+   */
+  public static final int EXIT_REJECTS = 3;
 
   public static void main(String[] args) {
     System.exit(run(args));

@@ -24,7 +24,9 @@ import picocli.CommandLine.Spec;
       "Prints what an export directory or a .fb file holds.",
       "Opens the export (through its manifest) or the file with mmap, and prints its shards,"
           + " its record count and the first N records as JSON lines, read through the binary"
-          + " schema it carries."
+          + " schema it carries.",
+      "With --json, standard output holds the JSON lines only, every field written as flatc"
+          + " --json --defaults-json writes it, and the shards and counts go to standard error."
     })
 public final class InspectCommand implements Callable<Integer> {
 
@@ -36,7 +38,9 @@ public final class InspectCommand implements Callable<Integer> {
       names = "--json",
       defaultValue = "0",
       paramLabel = "N",
-      description = "Print the first N records as JSON (default: ${DEFAULT-VALUE}).")
+      description =
+          "Print the first N records as JSON lines on standard output, the summary on standard"
+              + " error (default: ${DEFAULT-VALUE}).")
   private int json;
 
   @Override
@@ -46,12 +50,15 @@ public final class InspectCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--json must be >= 0, got " + json);
     }
     PrintWriter out = spec.commandLine().getOut();
-    return inspect(SchemaArtifact.open(path), out);
+    // stdout is for the records alone when they are asked for, so that it can be piped as JSON
+    PrintWriter summary = json > 0 ? spec.commandLine().getErr() : out;
+    return inspect(SchemaArtifact.open(path), summary, out);
   }
 
-  /** Its records, through the binary schema it carries. */
-  private int inspect(SchemaArtifact artifact, PrintWriter out) throws IOException {
-    RecordJson records = new RecordJson(artifact.plan());
+  /** Its summary, then its records through the binary schema it carries. */
+  private int inspect(SchemaArtifact artifact, PrintWriter summary, PrintWriter out)
+      throws IOException {
+    RecordJson records = RecordJson.withDefaults(artifact.plan());
     long total = 0;
     long bytes = 0;
     for (int i = 0; i < artifact.files().size(); i++) {
@@ -60,10 +67,10 @@ public final class InspectCommand implements Callable<Integer> {
       long size = Files.size(f);
       total += n;
       bytes += size;
-      out.printf(
+      summary.printf(
           Locale.ROOT, "shard %d  %s  %,d bytes  %,d records%n", i, f.getFileName(), size, n);
     }
-    out.printf(
+    summary.printf(
         Locale.ROOT,
         "total  %,d records of %s in %,d bytes (%d shard%s)%n",
         total,
@@ -71,6 +78,7 @@ public final class InspectCommand implements Callable<Integer> {
         bytes,
         artifact.files().size(),
         artifact.files().size() == 1 ? "" : "s");
+    summary.flush();
     int printed = 0;
     for (int s = 0; s < artifact.shards().size() && printed < json; s++) {
       var shard = artifact.shards().get(s);

@@ -32,7 +32,8 @@ import org.springframework.batch.core.job.parameters.JobParametersBuilder;
  * @param compare baselines for the report ({@code plain}, {@code strings}, {@code protobuf}, {@code
  *     json}); empty for none
  * @param shardSize finish a shard once it holds this many bytes
- * @param maxRejects fail once more documents than this are rejected; -1 for no limit
+ * @param maxRejects how many rejected documents fail the export: a count, a percentage of the
+ *     documents read, or none
  * @param batchSize the MongoDB cursor's batch size
  * @param runDate identifies the job instance with the other identifying values
  * @param runId 0 normally; a distinct value forces a fresh job instance
@@ -57,7 +58,7 @@ public record ExportOptions(
     DedupOptions dedup,
     List<String> compare,
     long shardSize,
-    long maxRejects,
+    RejectLimit maxRejects,
     int batchSize,
     LocalDate runDate,
     long runId,
@@ -116,10 +117,7 @@ public record ExportOptions(
     Objects.requireNonNull(dedup, "dedup must be set");
     compare = normalized(compare, BASELINES, "compare");
     SchemaShardWriter.requireShardSize(shardSize);
-    if (maxRejects < -1) {
-      throw new IllegalArgumentException(
-          "max rejects must be >= 0 (or -1 for no limit), got " + maxRejects);
-    }
+    Objects.requireNonNull(maxRejects, "max rejects must be set");
     if (batchSize < 1) {
       throw new IllegalArgumentException("batch size must be >= 1, got " + batchSize);
     }
@@ -274,7 +272,7 @@ public record ExportOptions(
         .addString(DEDUP, dedup.toString())
         .addString(COMPARE, String.join(",", compare))
         .addLong(SHARD_SIZE, shardSize)
-        .addLong(MAX_REJECTS, maxRejects)
+        .addString(MAX_REJECTS, maxRejects.toString())
         .addLong(BATCH_SIZE, (long) batchSize, false)
         .addString(RUN_DATE, runDate.toString())
         .addLong(RUN_ID, runId)
@@ -297,7 +295,7 @@ public record ExportOptions(
         DedupOptions.parse(p.getString(DEDUP)),
         parseList(p.getString(COMPARE)),
         p.getLong(SHARD_SIZE),
-        p.getLong(MAX_REJECTS),
+        RejectLimit.parse(String.valueOf(p.getParameter(MAX_REJECTS).value())),
         p.getLong(BATCH_SIZE).intValue(),
         LocalDate.parse(p.getString(RUN_DATE)),
         p.getLong(RUN_ID),

@@ -26,6 +26,11 @@ public final class ExportResults {
         + ctx.getString(JobState.REPORT_HTML);
   }
 
+  /** The documents the export rejected; 0 when the run recorded none. */
+  public static long rejected(JobExecution execution) {
+    return execution.getExecutionContext().getLong(JobState.REJECTED, 0L);
+  }
+
   /** The published export's directory, or null when the run did not publish one. */
   public static java.nio.file.Path exportDir(JobExecution execution) {
     var ctx = execution.getExecutionContext();

@@ -181,16 +181,24 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
         } else {
           rejects.write(((SchemaShardWriter.Outcome.Rejected) added).reject());
           contribution.incrementFilterCount();
-          if (options.maxRejects() >= 0 && rejects.count() > options.maxRejects()) {
+          if (options.maxRejects().exceededSoFar(rejects.count())) {
             throw new FlatdumpException(
                 rejects.count()
                     + " documents rejected, more than --max-rejects "
                     + options.maxRejects()
                     + (partition == null ? "" : " in partition " + partition.index())
-                    + "; see "
+                    + "; nothing is published; see "
                     + staging.resolve(RejectsWriter.FILE_NAME));
           }
         }
+      }
+      if (partition == null) {
+        // a partition's share is judged with the others', by mergeStep
+        requireAcceptableRejects(
+            options.maxRejects(),
+            exported,
+            rejects.count(),
+            "see " + staging.resolve(RejectsWriter.FILE_NAME));
       }
       sink.finish();
       progress.done();
@@ -208,6 +216,37 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
     } catch (AssertionError e) {
       // FlatBufferBuilder signals a buffer past 2 GiB with an AssertionError; never let it escape
       throw new FlatdumpException("FlatBuffers refused the shard: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Fails the export, once every document is read, when it rejected every one (and read at least
+   * one: such an export must never become current) or more than {@code limit} allows of the
+   * documents read.
+   *
+   * @param where where the rejects are, for the message
+   */
+  static void requireAcceptableRejects(
+      RejectLimit limit, long exported, long rejected, String where) {
+    long read = exported + rejected;
+    if (read > 0 && exported == 0) {
+      throw new FlatdumpException(
+          "every document read was rejected ("
+              + rejected
+              + "): the schema does not fit this collection; nothing is published; "
+              + where);
+    }
+    if (limit.exceeded(rejected, read)) {
+      throw new FlatdumpException(
+          String.format(
+              java.util.Locale.ROOT,
+              "%d of %d documents rejected (%.2f %%), more than --max-rejects %s; nothing is"
+                  + " published; %s",
+              rejected,
+              read,
+              100.0 * rejected / read,
+              limit,
+              where));
     }
   }
 

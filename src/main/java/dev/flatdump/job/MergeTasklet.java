@@ -66,18 +66,16 @@ final class MergeTasklet implements Tasklet {
       exported += ctx.getLong(JobState.WRITER_EXPORTED);
       rejected += ctx.getLong(JobState.WRITER_REJECTED);
     }
-    if (options.maxRejects() >= 0 && rejected > options.maxRejects()) {
-      throw new FlatdumpException(
-          rejected
-              + " documents rejected over "
-              + options.partitions()
-              + " partitions, more than --max-rejects "
-              + options.maxRejects()
-              + "; see the "
-              + RejectsWriter.FILE_NAME
-              + " of each under "
-              + options.staging().resolve(PartitionMerge.PARTITIONS_DIR));
-    }
+    ExportTasklet.requireAcceptableRejects(
+        options.maxRejects(),
+        exported,
+        rejected,
+        "over "
+            + options.partitions()
+            + " partitions; see the "
+            + RejectsWriter.FILE_NAME
+            + " of each under "
+            + options.staging().resolve(PartitionMerge.PARTITIONS_DIR));
     JobState.handOverExport(
         job.getExecutionContext(),
         PartitionMerge.merge(options.staging(), options.schemaName(), parts),

@@ -87,7 +87,7 @@ final class ReportTasklet implements Tasklet {
             new SizeReport.Options(
                 options.dedup().toString(),
                 options.compress().isEmpty() ? "none" : String.join(",", options.compress()),
-                Long.toString(options.shardSize())));
+                options.shardSize()));
     ReportWriter writer = new ReportWriter();
     List<ArtifactFile> reports =
         writer.writeAll(report, staging).stream().map(ReportWriter::listed).toList();

@@ -19,15 +19,15 @@ final class Lead {
     SizeReport.Options o = report.options();
     lines.add(
         "Run "
-            + report.startedAt()
+            + Units.second(report.startedAt())
             + " to "
-            + report.finishedAt()
+            + Units.second(report.finishedAt())
             + " with dedup "
             + o.dedup()
             + ", compress "
             + o.compress()
             + ", shard size "
-            + o.shardSize()
+            + Units.setting(o.shardSize())
             + ".");
     return lines;
   }
@@ -48,7 +48,7 @@ final class Lead {
         .append(Units.bytes(s.storageSize()))
         .append(" (")
         .append(s.blockCompressor())
-        .append(s.storageFlushed() ? "" : "; not flushed first, so it can lag the last checkpoint")
+        .append(storageNote(report))
         .append("), indexes ")
         .append(Units.bytes(s.totalIndexSize()))
         .append('\n');
@@ -120,13 +120,25 @@ final class Lead {
               + ", "
               + Units.percent(s.ratioToSize(bytes))
               + " of MongoDB's size, "
-              + Units.percent(s.ratioToStorageSize(bytes))
-              + " of its storageSize");
+              + (report.storageNotCheckpointed()
+                  ? "its storageSize not yet checkpointed"
+                  : Units.percent(s.ratioToStorageSize(bytes)) + " of its storageSize"));
     }
     if (lines.isEmpty()) {
       lines.add("No artifacts were written");
     }
     return lines;
+  }
+
+  /** What the summary says of a storageSize read without a flush; empty when flushed. */
+  private static String storageNote(SizeReport report) {
+    if (report.source().storageFlushed()) {
+      return "";
+    }
+    return report.storageNotCheckpointed()
+        ? "; not yet checkpointed: smaller than the export's compressed copy, flush with"
+            + " --fsync-source"
+        : "; not flushed first, so it can lag the last checkpoint";
   }
 
   private static String saved(SizeReport.Shared k) {

@@ -199,11 +199,11 @@ final class ReportTables {
         "Run",
         List.of(text("Setting"), code("Value")),
         List.of(
-            List.of("started", report.startedAt().toString()),
-            List.of("finished", report.finishedAt().toString()),
+            List.of("started", Units.second(report.startedAt())),
+            List.of("finished", Units.second(report.finishedAt())),
             List.of("dedup", report.options().dedup()),
             List.of("compress", report.options().compress()),
-            List.of("shard size", report.options().shardSize())),
+            List.of("shard size", Units.setting(report.options().shardSize()))),
         "");
   }
 

@@ -265,7 +265,10 @@ public final class SchemaBaselines implements Closeable {
     }
   }
 
-  /** JSON lines of the records, as {@code inspect --json} prints them. */
+  /**
+   * JSON lines of the records, the fields each buffer holds ({@code inspect --json} also writes the
+   * defaults).
+   */
   private static RecordsWriter jsonLines(SchemaPlan plan) {
     RecordJson records = new RecordJson(plan);
     return (shard, out) -> {

@@ -138,6 +138,28 @@ public record SizeReport(
     return Duration.between(startedAt, finishedAt);
   }
 
+  /**
+   * Whether MongoDB's {@code storageSize} cannot hold these records yet: it was read without a
+   * flush ({@code --fsync-source}) and is smaller than the export's smallest compressed copy.
+   * WiredTiger compresses a collection page by page, so once a checkpoint has written the documents
+   * they take more room than the same records de-duplicated and compressed whole; a smaller figure
+   * is one taken before the checkpoint. False when there is no compressed copy to compare with.
+   */
+  public boolean storageNotCheckpointed() {
+    if (source.storageFlushed()) {
+      return false;
+    }
+    long smallest =
+        artifacts.stream()
+            .map(Artifact::format)
+            .filter(f -> !f.equals("flatbuffers"))
+            .distinct()
+            .mapToLong(this::totalBytes)
+            .min()
+            .orElse(0);
+    return source.storageSize() < smallest;
+  }
+
   /** Bytes of all artifacts of one format, e.g. all FlatBuffers shards. */
   public long totalBytes(String format) {
     return artifacts.stream()
@@ -330,14 +352,17 @@ public record SizeReport(
    *
    * @param dedup e.g. {@code strings,tables,vectors} or {@code none}
    * @param compress e.g. {@code gzip,zstd} or {@code none}
-   * @param shardSize e.g. {@code 256MB}
+   * @param shardSize in bytes, at least 1
    */
-  public record Options(String dedup, String compress, String shardSize) {
+  public record Options(String dedup, String compress, long shardSize) {
 
     public Options {
       notBlank("Options.dedup", dedup);
       notBlank("Options.compress", compress);
-      notBlank("Options.shardSize", shardSize);
+      if (shardSize < 1) {
+        throw new IllegalArgumentException(
+            "SizeReport.Options.shardSize must be >= 1, got " + shardSize);
+      }
     }
   }
 }

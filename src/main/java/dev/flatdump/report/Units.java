@@ -24,6 +24,28 @@ public final class Units {
     return String.format(Locale.ROOT, pattern, value, BYTE_UNITS[unit]);
   }
 
+  /**
+   * A size someone chose, such as a shard size: {@code 134217728} → {@code "128 MiB"}, in the
+   * largest unit that holds it exactly; else {@link #bytes} followed by the exact bytes.
+   */
+  static String setting(long bytes) {
+    int unit = 0;
+    long value = bytes;
+    while (value != 0 && value % 1024 == 0 && unit < BYTE_UNITS.length - 1) {
+      value /= 1024;
+      unit++;
+    }
+    if (unit > 0) {
+      return exact(value) + " " + BYTE_UNITS[unit];
+    }
+    return bytes < 1024 ? bytes + " B" : bytes(bytes) + " (" + exact(bytes) + " B)";
+  }
+
+  /** An instant to the second, in UTC: {@code 2025-03-01T10:00:12Z}. */
+  static String second(java.time.Instant instant) {
+    return instant.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+  }
+
   /** {@code 772800000} → {@code "772,800,000"}. */
   static String exact(long value) {
     return String.format(Locale.ROOT, "%,d", value);

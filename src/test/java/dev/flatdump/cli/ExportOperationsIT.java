@@ -101,14 +101,18 @@ class ExportOperationsIT {
         .isEqualTo(before);
     assertThat(ExportCommandIT.report(tmp.resolve("a")).at("/source/storageFlushed").asBoolean())
         .isFalse();
-    assertThat(gentle.out()).contains("can lag the last checkpoint");
+    // fresh data is often not yet checkpointed: then the summary says so instead of a ratio
+    assertThat(gentle.out()).containsAnyOf("can lag the last checkpoint", "not yet checkpointed");
 
     CliRun flushed = ExportCommandIT.export(server, db, "orgs", tmp.resolve("b"), "--fsync-source");
     assertThat(flushed.exitCode()).as(flushed.toString()).isZero();
     assertThat(fsyncCommands(server)).isEqualTo(before + 1);
     assertThat(ExportCommandIT.report(tmp.resolve("b")).at("/source/storageFlushed").asBoolean())
         .isTrue();
-    assertThat(flushed.out()).doesNotContain("can lag the last checkpoint");
+    assertThat(flushed.out())
+        .doesNotContain("can lag the last checkpoint")
+        .doesNotContain("not yet checkpointed")
+        .contains("of its storageSize");
   }
 
   @Test

@@ -42,6 +42,27 @@ class ExportUsageTest {
     assertThat(dir.resolve("out")).doesNotExist();
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"ten", "-2", "101%", "5%%"})
+  void refusesAMaxRejectsThatIsNeitherACountNorAPercentage(String limit) {
+    CliRun run = export(Map.of(), "--max-rejects", limit);
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+    assertThat(run.err()).contains("max rejects").doesNotContain("\tat ");
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
+
+  @Test
+  void takesMaxRejectsFromTheEnvironmentAsACountOrAPercentage() {
+    // valid values get past the options, to the unreachable server: exit 1, not 2
+    for (String limit : new String[] {"5%", "0.5%", "100", "none"}) {
+      CliRun run = export(Map.of("FLATDUMP_MAX_REJECTS", limit));
+
+      assertThat(run.exitCode()).as(run.toString()).isEqualTo(1);
+      assertThat(run.err()).doesNotContain("max rejects");
+    }
+  }
+
   @Test
   void refusesAJobRepositoryThatIsNoJdbcUrl() {
     CliRun run = export(Map.of(), "--job-repository", "");

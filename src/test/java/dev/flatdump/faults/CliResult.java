@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * How one flatdump command line ended, in-process or as a {@code java -jar} child.
  *
- * @param exitCode 0 success, 1 the work failed, 2 bad usage
+ * @param exitCode 0 success, 1 the work failed, 2 bad usage, 3 an export published with rejects
  * @param out what it printed to stdout
  * @param err what it printed to stderr (a child's log has both in {@code out} and {@code err})
  */

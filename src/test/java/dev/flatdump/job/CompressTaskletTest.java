@@ -62,7 +62,7 @@ class CompressTaskletTest {
         DedupOptions.ALL,
         List.of(),
         1 << 20,
-        -1,
+        RejectLimit.NONE,
         1000,
         LocalDate.of(2026, 5, 1),
         0,

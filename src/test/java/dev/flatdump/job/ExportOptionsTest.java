@@ -38,7 +38,7 @@ class ExportOptionsTest {
     DedupOptions dedup = DedupOptions.ALL;
     List<String> compare = List.of("plain", "protobuf");
     long shardSize = 64L << 20;
-    long maxRejects = 100;
+    RejectLimit maxRejects = RejectLimit.count(100);
     int batchSize = 1000;
     LocalDate runDate = LocalDate.of(2024, 5, 1);
     long runId = 0;
@@ -101,7 +101,7 @@ class ExportOptionsTest {
                 a.compress = List.of();
                 a.compare = List.of();
                 a.dedup = DedupOptions.NONE;
-                a.maxRejects = -1;
+                a.maxRejects = RejectLimit.NONE;
                 a.query = "{}";
               });
 
@@ -355,17 +355,21 @@ class ExportOptionsTest {
     }
 
     @Test
-    void maxRejectsBelowMinusOne() {
-      assertThatIllegalArgumentException()
-          .isThrownBy(() -> options(a -> a.maxRejects = -2))
-          .withMessageContaining("max rejects")
-          .withMessageContaining("got -2");
+    void requiresMaxRejects() {
+      assertThatNullPointerException()
+          .isThrownBy(() -> options(a -> a.maxRejects = null))
+          .withMessageContaining("max rejects");
     }
 
     @Test
-    void acceptsMinusOneAndZeroMaxRejects() {
-      assertThat(options(a -> a.maxRejects = -1).maxRejects()).isEqualTo(-1);
-      assertThat(options(a -> a.maxRejects = 0).maxRejects()).isZero();
+    void readsBackAPercentageOrNoMaxRejects() {
+      for (String limit : List.of("1%", "0.5%", "100%", "0", "none")) {
+        ExportOptions options = options(a -> a.maxRejects = RejectLimit.parse(limit));
+
+        assertThat(ExportOptions.from(options.toJobParameters()).maxRejects())
+            .hasToString(limit)
+            .isEqualTo(options.maxRejects());
+      }
     }
 
     @ParameterizedTest

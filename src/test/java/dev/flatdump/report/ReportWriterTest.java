@@ -193,6 +193,32 @@ class ReportWriterTest {
     assertThat(writer.summary(small)).doesNotContain("can lag");
   }
 
+  @Test
+  void neverLeadsWithTheRatioToAStorageSizeNotYetCheckpointed() throws IOException {
+    SizeReport small = SampleReports.small("organizations");
+    // unflushed, and smaller than the 100-byte gzip copy: taken before a checkpoint
+    SizeReport stale = SampleReports.withStorage(small, 64, false, small.artifacts());
+
+    String summary = writer.summary(stale);
+    writer.writeAll(stale, dir);
+
+    assertThat(summary)
+        .contains(
+            "flatbuffers: 250 B in 1 file, 25.0 % of MongoDB's size, its storageSize not yet"
+                + " checkpointed")
+        .contains("storageSize 64 B (snappy; not yet checkpointed")
+        .contains("--fsync-source")
+        .doesNotContain("of its storageSize");
+    assertThat(read(ReportWriter.MARKDOWN_FILE))
+        .contains("its storageSize not yet checkpointed")
+        .doesNotContain("of its storageSize");
+
+    SizeReport flushed = SampleReports.withStorage(small, 64, true, small.artifacts());
+    assertThat(writer.summary(flushed))
+        .contains("390.6 % of its storageSize")
+        .doesNotContain("not yet checkpointed");
+  }
+
   @Nested
   class Markdown {
 
@@ -213,11 +239,25 @@ class ReportWriterTest {
           .contains("| strings | 6,100,000 | 1,260,000 | 4,840,000 | 79.3 % |")
           .contains("| rejected | 10 |")
           .contains("| exportStep | 41.2 s | 41,200 |")
+          .contains("| shard size | 64 MiB |")
           .contains(
               "| plain | FlatBuffers, no de-dup | 390 MiB | 408,944,640 | 160 MiB | 120 MiB |");
       assertThat(md)
           .as("the report speaks of its own export, not of the articles' organizations")
           .doesNotContain("articles", "orgs");
+    }
+
+    @Test
+    void writesTheRunToTheSecondAndTheShardSizeInUnits() throws IOException {
+      writer.writeAll(SampleReports.small("orgs"), dir);
+      String md = read(ReportWriter.MARKDOWN_FILE);
+
+      assertThat(md)
+          .contains("| started | 2025-03-01T10:00:00Z |", "| finished | 2025-03-01T10:00:12Z |")
+          .contains("| shard size | 256 MiB |")
+          .contains("Run 2025-03-01T10:00:00Z to 2025-03-01T10:00:12Z with dedup")
+          .contains(", shard size 256 MiB.")
+          .doesNotContain("12.500Z", "268435456", "268,435,456");
     }
 
     @Test

@@ -48,7 +48,7 @@ final class SampleReports {
         64L << 20,
         STARTED,
         FINISHED,
-        new Options("strings,tables,vectors", "gzip", "256MB"));
+        new Options("strings,tables,vectors", "gzip", 256L << 20));
   }
 
   /** Figures like the article's real collection: 737 MB in MongoDB, two shards, all baselines. */
@@ -95,6 +95,35 @@ final class SampleReports {
         412 * mib,
         Instant.parse("2025-03-01T10:00:00Z"),
         Instant.parse("2025-03-01T10:01:26.400Z"),
-        new Options("strings,tables,vectors", "gzip,zstd", "64MB"));
+        new Options("strings,tables,vectors", "gzip,zstd", 64L << 20));
+  }
+
+  /** {@code report} with MongoDB's storageSize, read with a flush or not, and these artifacts. */
+  static SizeReport withStorage(
+      SizeReport report, long storageSize, boolean flushed, List<Artifact> artifacts) {
+    Source s = report.source();
+    return new SizeReport(
+        new Source(
+            s.database(),
+            s.collection(),
+            s.query(),
+            s.count(),
+            s.size(),
+            storageSize,
+            s.freeStorageSize(),
+            s.totalIndexSize(),
+            s.blockCompressor(),
+            s.avgObjSize(),
+            flushed),
+        artifacts,
+        report.baselines(),
+        report.dedup(),
+        report.records(),
+        report.steps(),
+        report.docsPerSecond(),
+        report.peakHeapBytes(),
+        report.startedAt(),
+        report.finishedAt(),
+        report.options());
   }
 }

@@ -59,6 +59,25 @@ class SizeReportTest {
     }
 
     @Test
+    void callStorageNotCheckpointedOnlyWhenUnflushedAndBelowTheSmallestCompressedCopy() {
+      // SMALL: a 250-byte FlatBuffers file and its 100-byte gzip copy
+      List<Artifact> all = SMALL.artifacts();
+      List<Artifact> fbOnly = all.subList(0, 1);
+
+      assertThat(SampleReports.withStorage(SMALL, 99, false, all).storageNotCheckpointed())
+          .isTrue();
+      assertThat(SampleReports.withStorage(SMALL, 0, false, all).storageNotCheckpointed()).isTrue();
+      assertThat(SampleReports.withStorage(SMALL, 100, false, all).storageNotCheckpointed())
+          .isFalse();
+      assertThat(SampleReports.withStorage(SMALL, 99, true, all).storageNotCheckpointed())
+          .as("flushed figures are what the disk holds")
+          .isFalse();
+      assertThat(SampleReports.withStorage(SMALL, 99, false, fbOnly).storageNotCheckpointed())
+          .as("no compressed copy to compare with")
+          .isFalse();
+    }
+
+    @Test
     void sumBytesPerFormat() {
       assertThat(SampleReports.articleLike().totalBytes("flatbuffers")).isEqualTo(45_180_579);
       assertThat(SMALL.totalBytes("zstd")).isZero();

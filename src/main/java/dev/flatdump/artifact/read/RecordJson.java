@@ -13,15 +13,32 @@ import java.nio.ByteOrder;
  * Reads the records of a shard of any schema through its {@link SchemaPlan}, as JSON text: a table
  * as an object of the fields its buffer holds, in id order; a struct with every field; an enum by
  * its name when it declares the value; a {@code ulong} unsigned; a non-finite float as the string
- * {@code "NaN"}, {@code "Infinity"} or {@code "-Infinity"}. The buffer must have passed a
- * structural check: offsets are followed as they are. Stateless; thread-safe.
+ * {@code "NaN"}, {@code "Infinity"} or {@code "-Infinity"}. {@link #withDefaults} also writes each
+ * scalar field the buffer leaves out, as {@code flatc --json --defaults-json} does: its default
+ * ({@code false}, {@code 0}, an enum's name), or {@code null} for an optional scalar. The buffer
+ * must have passed a structural check: offsets are followed as they are. Stateless; thread-safe.
  */
 public final class RecordJson {
 
   private final SchemaPlan plan;
+  private final boolean defaults;
 
+  /** Writes the fields the buffer holds, and no others. */
   public RecordJson(SchemaPlan plan) {
+    this(plan, false);
+  }
+
+  private RecordJson(SchemaPlan plan, boolean defaults) {
     this.plan = plan;
+    this.defaults = defaults;
+  }
+
+  /**
+   * Writes every non-deprecated scalar field too, its default where the buffer leaves it out, as
+   * {@code flatc --json --defaults-json} does; strings, tables and vectors only when present.
+   */
+  public static RecordJson withDefaults(SchemaPlan plan) {
+    return new RecordJson(plan, true);
   }
 
   /** How many records the shard holds. */
@@ -65,7 +82,7 @@ public final class RecordJson {
         continue;
       }
       int p = fieldPosition(bb, table, f.slot());
-      if (p == 0) {
+      if (p == 0 && !(defaults && f.kind().isScalar())) {
         continue;
       }
       if (!first) {
@@ -74,7 +91,13 @@ public final class RecordJson {
       first = false;
       string(f.name(), out);
       out.append(':');
-      value(bb, f, f.kind(), p, out);
+      if (p != 0) {
+        value(bb, f, f.kind(), p, out);
+      } else if (f.optional()) {
+        out.append("null");
+      } else {
+        defaultValue(f, out);
+      }
     }
     out.append('}');
   }
@@ -128,7 +151,19 @@ public final class RecordJson {
       number(bb.getDouble(p), out);
       return;
     }
-    long v = RecordsBuffer.integer(bb, kind, p);
+    integer(f, kind, RecordsBuffer.integer(bb, kind, p), out);
+  }
+
+  /** The schema's default of a scalar field the buffer leaves out. */
+  private void defaultValue(FieldPlan f, StringBuilder out) {
+    switch (f.kind()) {
+      case FLOAT -> number((float) f.defaultReal(), out);
+      case DOUBLE -> number(f.defaultReal(), out);
+      default -> integer(f, f.kind(), f.defaultInteger(), out);
+    }
+  }
+
+  private void integer(FieldPlan f, FieldKind kind, long v, StringBuilder out) {
     if (kind == FieldKind.BOOL) {
       out.append(v != 0);
       return;
