@@ -28,6 +28,7 @@ Needs: flatc (PATH, $FLATC, or --flatc), `pip install flatbuffers pymongo`.
 import argparse
 import importlib
 import json
+import math
 import os
 import re
 import subprocess
@@ -47,9 +48,17 @@ from bson.timestamp import Timestamp
 
 
 def lower_camel(name):
-    """flatc's Python object API names a field `state_code` as `stateCode`."""
-    parts = name.split("_")
-    return parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:])
+    """flatc's Python object API names a field `state_code` as `stateCode`: an underscore followed
+    by a character becomes that character in upper case (`type_` stays, `type__2` is `type_2`)."""
+    out, i = [], 0
+    while i < len(name):
+        if name[i] == "_" and i + 1 < len(name):
+            i += 1
+            out.append(name[i].upper())
+        else:
+            out.append(name[i])
+        i += 1
+    return "".join(out)
 
 
 def parse_schema(text):
@@ -142,6 +151,9 @@ class Comparer:
         elif isinstance(expected, bool):
             if actual is not expected:
                 raise Mismatch(f"{path}: {expected!r} in MongoDB, {actual!r} in the record")
+        elif isinstance(expected, float) and math.isnan(expected):
+            if not (isinstance(actual, float) and math.isnan(actual)):
+                raise Mismatch(f"{path}: NaN in MongoDB, {actual!r} in the record")
         elif isinstance(expected, (int, float)):
             if actual is None or actual != expected or type(actual) is bool:
                 raise Mismatch(f"{path}: {expected!r} in MongoDB, {actual!r} in the record")

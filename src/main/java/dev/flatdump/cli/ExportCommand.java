@@ -1,6 +1,7 @@
 package dev.flatdump.cli;
 
 import com.mongodb.client.MongoClient;
+import dev.flatdump.FlatdumpException;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OutputLayout;
 import dev.flatdump.artifact.SchemaFiles;
@@ -323,16 +324,24 @@ public final class ExportCommand implements Callable<Integer> {
    * Refuses a schema whose changes break the readers of the current export in {@code out}: code
    * generated for that export's schema must read what this one writes ({@link SchemaDiff}).
    */
-  static void requireCompatible(SchemaPlan plan, Path out) {
+  static void requireCompatible(SchemaPlan plan, Path out, PrintWriter err) {
     Path current = OutputLayout.resolve(out);
     Path manifest = current.resolve(Manifest.FILE_NAME);
     if (current.equals(out) || !Files.isRegularFile(manifest)) {
       return; // no current export: no readers yet
     }
+    SchemaPlan currentPlan;
+    try {
+      currentPlan = SchemaFiles.exportPlan(current, Manifest.read(manifest));
+    } catch (FlatdumpException e) {
+      err.println(
+          "flatdump: warning: the schema of the current export cannot be read, so this one is not"
+              + " compared with it: "
+              + e.getMessage());
+      return;
+    }
     List<SchemaDiff.Change> breaking =
-        SchemaDiff.between(SchemaFiles.exportPlan(current, Manifest.read(manifest)), plan).stream()
-            .filter(SchemaDiff.Change::breaking)
-            .toList();
+        SchemaDiff.between(currentPlan, plan).stream().filter(SchemaDiff.Change::breaking).toList();
     if (!breaking.isEmpty()) {
       throw new IllegalArgumentException(
           "--schema breaks the readers of the current export ("
@@ -367,7 +376,7 @@ public final class ExportCommand implements Callable<Integer> {
     ExportOptions options = options();
     SchemaPlan plan = requireMappable(schema, options.compare()); // as the user spelled it
     if (!allowBreaking && !restart) { // --restart runs with the failed run's own schema
-      requireCompatible(plan, options.out());
+      requireCompatible(plan, options.out(), spec.commandLine().getErr());
     }
     requireConsistent();
     requireJdbcUrl(jobRepository);

@@ -46,7 +46,14 @@ final class ValueStats {
       }
       case DOUBLE -> {
         double d = v.asDouble().getValue();
-        if (Double.isNaN(d) || Double.isInfinite(d) || d != Math.rint(d)) {
+        // what a long cannot hold exactly: a fraction, NaN, the infinities, -0.0 (its sign) and
+        // integers from 2^63 up or below -2^63
+        if (Double.isNaN(d)
+            || Double.isInfinite(d)
+            || d != Math.rint(d)
+            || Double.doubleToRawLongBits(d) == Long.MIN_VALUE
+            || d >= 0x1p63
+            || d < -0x1p63) {
           fractionalDoubles++;
         }
       }

@@ -63,7 +63,12 @@ public record RejectLimit(long count, BigDecimal percent) {
     }
     try {
       if (t.endsWith("%")) {
-        return new RejectLimit(-1, new BigDecimal(t.substring(0, t.length() - 1).trim()));
+        String number = t.substring(0, t.length() - 1).trim();
+        // plain decimals only: an exponent such as 1e999999999 would make a number of that size
+        if (!number.matches("[0-9]{1,3}(\\.[0-9]{1,12})?")) {
+          throw new NumberFormatException();
+        }
+        return new RejectLimit(-1, new BigDecimal(number));
       }
       long n = Long.parseLong(t);
       if (n < 0) {

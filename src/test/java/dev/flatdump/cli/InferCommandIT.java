@@ -53,10 +53,21 @@ class InferCommandIT {
     assertThat(again.out()).isEqualTo(Files.readString(fbs));
 
     Path out = dir.resolve(coll + "-export");
+    // the conflicts' minorities are rejected: published with rejects (exit 3), whatever their share
     CliRun export =
         ExportCommandIT.export(
-            server, db, coll, out, "--schema", fbs.toString(), "--strict", "--compress", "none");
-    assertThat(export.exitCode()).as(export.toString()).isZero();
+            server,
+            db,
+            coll,
+            out,
+            "--schema",
+            fbs.toString(),
+            "--strict",
+            "--compress",
+            "none",
+            "--max-rejects",
+            "none");
+    assertThat(export.exitCode()).as(export.toString()).isEqualTo(conflicts == 0 ? 0 : 3);
     CliRun verify = ExportCommandIT.verify(server, db, coll, out);
     assertThat(verify.exitCode()).as(verify.toString()).isZero();
     return Manifest.read(ExportCommandIT.exported(out).resolve(Manifest.FILE_NAME));

@@ -67,6 +67,8 @@ class PythonReaderIT {
         oid: [ubyte];
         color: Color;
         colors: [Color];
+        type_: string (bson: "type");
+        ratio: double;
       }
       table Root { records: [Typed]; }
       root_type Root;
@@ -92,7 +94,9 @@ class PythonReaderIT {
                   "blob", new BsonBinary(BsonBinarySubType.BINARY, new byte[] {0, 1, -1, (byte) i}))
               .append("oid", new BsonObjectId(new ObjectId(1_600_000_000, i)))
               .append("color", i % 2 == 0 ? new BsonString("Green") : new BsonInt32(6))
-              .append("colors", new BsonArray(List.of(new BsonString("Red"), new BsonInt32(5)))));
+              .append("colors", new BsonArray(List.of(new BsonString("Red"), new BsonInt32(5))))
+              .append("type", new BsonString("t" + i))
+              .append("ratio", new org.bson.BsonDouble(i == 0 ? Double.NaN : i / 4.0)));
     }
     db.getCollection("typed", BsonDocument.class).insertMany(docs);
 

@@ -61,4 +61,20 @@ class SchemaDiffCommandTest {
     assertThat(bad.exitCode()).as(bad.toString()).isEqualTo(2);
     assertThat(bad.err()).contains("broken.fbs").doesNotContain("\tat ");
   }
+
+  @Test
+  void aDamagedBinarySchemaIsAUsageErrorWithoutAStackTrace() throws Exception {
+    Path old = write("old.fbs", OLD);
+    byte[] bfbs = dev.flatdump.encode.plan.FlatcRunner.compile(old);
+    Path truncated =
+        Files.write(dir.resolve("truncated.bfbs"), java.util.Arrays.copyOf(bfbs, bfbs.length / 2));
+
+    CliRun run = CliRun.of("schema-diff", old.toString(), truncated.toString());
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+    assertThat(run.err())
+        .contains("truncated.bfbs")
+        .doesNotContain("\tat ")
+        .doesNotContain("Exception");
+  }
 }

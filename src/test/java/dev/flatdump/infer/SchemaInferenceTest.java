@@ -68,6 +68,19 @@ class SchemaInferenceTest {
           infer("{_id: 1, x: {$numberLong: '9007199254740993'}}", "{_id: 2, x: 2.0}");
       assertThat(field(integral, "x")).isEqualTo("x: long;");
       assertThat(integral.conflicts()).isEmpty();
+
+      // a whole double a long cannot hold: 1e19 (past 2^63), and -0.0 (its sign)
+      for (String d : List.of("{$numberDouble: '1e19'}", "{$numberDouble: '-0.0'}")) {
+        InferredSchema notLong =
+            infer("{_id: 1, x: {$numberLong: '9007199254740993'}}", "{_id: 2, x: " + d + "}");
+        // no longer "every double seen is an integer": a conflict, listed
+        assertThat(notLong.conflicts())
+            .as(d)
+            .singleElement()
+            .hasToString(
+                "x: double: 1, int64: 1; chose long, the majority: export rejects the documents with a"
+                    + " double that is not an integer");
+      }
     }
 
     @Test

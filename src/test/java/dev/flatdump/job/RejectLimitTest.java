@@ -40,7 +40,20 @@ class RejectLimitTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "-2", "ten", "5 %%", "%", "1.5", "101%", "-1%", "1e400x%"})
+    @ValueSource(
+        strings = {
+          "",
+          "-2",
+          "ten",
+          "5 %%",
+          "%",
+          "1.5",
+          "101%",
+          "-1%",
+          "1e400x%",
+          "1e999999999%",
+          "1e-999999999%"
+        })
     void refusesAnythingElseNamingIt(String text) {
       assertThatIllegalArgumentException()
           .isThrownBy(() -> RejectLimit.parse(text))

@@ -97,12 +97,20 @@ public final class SchemaDiff {
     for (FieldPlan o : old.fields()) {
       String where = old.name() + "." + o.name() + " (id " + o.id() + ")";
       FieldPlan n = byId.remove(o.id());
+      if (o.deprecated()) {
+        continue; // old readers never read it
+      }
+      boolean gone = n == null || n.deprecated();
+      if (gone && o.required()) {
+        breaking(
+            where,
+            (n == null ? "no longer in the schema" : "deprecated")
+                + ", but required (old readers' verifiers refuse a record without it)");
+        continue;
+      }
       if (n == null) {
         compatible(where, "no longer in the schema: old readers read its default");
         continue;
-      }
-      if (o.deprecated()) {
-        continue; // old readers never read it
       }
       if (!type(before, o).equals(type(after, n))) {
         breaking(where, "type " + type(before, o) + " → " + type(after, n));
@@ -112,8 +120,18 @@ public final class SchemaDiff {
         compatible(where, "deprecated: no longer written, old readers read its default");
         continue;
       }
+      if (!o.bsonName().equals(n.bsonName())) {
+        breaking(
+            where,
+            "now holds BSON field "
+                + n.bsonName()
+                + " where it held "
+                + o.bsonName()
+                + " (old readers would read one field's values as the other's)");
+        continue;
+      }
       if (!o.name().equals(n.name())) {
-        compatible(where, "renamed to " + n.name() + " (the same slot and type)");
+        compatible(where, "renamed to " + n.name() + " (the same slot, type and BSON field)");
       }
       if (o.kind().isScalar() && !defaultOf(o).equals(defaultOf(n))) {
         breaking(
@@ -154,7 +172,10 @@ public final class SchemaDiff {
     for (int i = 0; same && i < old.fields().size(); i++) {
       FieldPlan o = old.fields().get(i);
       FieldPlan n = now.fields().get(i);
-      same = o.slot() == n.slot() && type(before, o).equals(type(after, n));
+      same =
+          o.slot() == n.slot()
+              && o.bsonName().equals(n.bsonName())
+              && type(before, o).equals(type(after, n));
     }
     if (!same) {
       breaking(old.name(), "the struct's layout changed (a struct can never change)");

@@ -81,7 +81,12 @@ public record SchemaPlan(
    * @param source names the schema in messages
    */
   public static SchemaPlan fromBinary(ByteBuffer bfbs, String source) {
-    return new BinarySchemaReader(bfbs, source).plan();
+    try {
+      return new BinarySchemaReader(bfbs, source).plan();
+    } catch (IndexOutOfBoundsException | java.nio.BufferUnderflowException e) {
+      throw new SchemaException(
+          source + " is not a binary schema flatc wrote (it ends too early or points outside)", e);
+    }
   }
 
   /** The root table. */

@@ -20,6 +20,7 @@ class SchemaDiffTest {
   private static final String BASE =
       """
       namespace geo;
+      attribute "bson";
       enum Kind : byte { City, Town = 5, Village }
       struct At { lat: double; lng: double; }
       table Place { name: string (key); kind: Kind; at: At; }
@@ -58,9 +59,10 @@ class SchemaDiffTest {
   void aFieldAppendedOrRenamedOrDeprecatedIsCompatible() throws IOException {
     assertThat(forward("note: string;\n", "note: string;\n  area: double;\n"))
         .containsExactly("compatible: geo.State.area (id 4): new field: old readers skip it");
-    assertThat(forward("note: string;", "remark: string;"))
+    assertThat(forward("note: string;", "remark: string (bson: \"note\");"))
         .containsExactly(
-            "compatible: geo.State.note (id 3): renamed to remark (the same slot and type)");
+            "compatible: geo.State.note (id 3): renamed to remark (the same slot, type and BSON"
+                + " field)");
     assertThat(forward("note: string;", "note: string (deprecated);"))
         .containsExactly(
             "compatible: geo.State.note (id 3): deprecated: no longer written, old readers read"
@@ -69,6 +71,33 @@ class SchemaDiffTest {
         .containsExactly(
             "compatible: geo.State.note (id 3): no longer in the schema: old readers read its"
                 + " default");
+  }
+
+  @Test
+  void aSlotThatNowHoldsAnotherFieldOfTheSameTypeBreaks() throws IOException {
+    // a field inserted before note: note's slot now holds remark, of the same type
+    assertThat(forward("  note: string;\n", "  remark: string;\n  note: string;\n"))
+        .contains(
+            "breaking: geo.State.note (id 3): now holds BSON field remark where it held note (old"
+                + " readers would read one field's values as the other's)");
+    assertThat(forward("note: string;", "remark: string;"))
+        .containsExactly(
+            "breaking: geo.State.note (id 3): now holds BSON field remark where it held note (old"
+                + " readers would read one field's values as the other's)");
+    assertThat(
+            forward(
+                "struct At { lat: double; lng: double; }",
+                "struct At { lng: double; lat: double; }"))
+        .containsExactly(
+            "breaking: geo.At: the struct's layout changed (a struct can never change)");
+  }
+
+  @Test
+  void aRequiredFieldCannotGo() throws IOException {
+    assertThat(forward("code: string (required);", "code: string (required, deprecated);"))
+        .containsExactly(
+            "breaking: geo.State.code (id 0): deprecated, but required (old readers' verifiers"
+                + " refuse a record without it)");
   }
 
   @Test
