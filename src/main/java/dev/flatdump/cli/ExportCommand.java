@@ -523,8 +523,14 @@ public final class ExportCommand implements Callable<Integer> {
       }
       case FAILED -> {
         err.println(ExportSummary.steps(result.execution()));
-        err.println("flatdump: export failed: " + ExportSummary.failure(result.execution()));
-        err.println("flatdump: run the same command again to resume from the last checkpoint");
+        String failure = ExportSummary.failure(result.execution());
+        err.println("flatdump: export failed: " + failure);
+        err.println(
+            failure.contains("rejected")
+                // the same command would reject the same documents again
+                ? "flatdump: fix the schema or the documents (see rejects.jsonl), or raise"
+                    + " --max-rejects, and run again"
+                : "flatdump: run the same command again to resume from the last checkpoint");
         yield Flatdump.EXIT_FAILED;
       }
     };
