@@ -8,6 +8,7 @@ import dev.flatdump.FlatdumpException;
 import dev.flatdump.infer.SchemaInference;
 import dev.flatdump.infer.SchemaInference.Conflict;
 import dev.flatdump.infer.SchemaInference.InferredSchema;
+import dev.flatdump.job.ExportOptions;
 import dev.flatdump.source.IdOrderedFind;
 import dev.flatdump.source.SampledAggregate;
 import java.io.IOException;
@@ -18,10 +19,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.bson.BsonArray;
 import org.bson.BsonDocument;
 import org.bson.RawBsonDocument;
-import org.bson.json.JsonParseException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -204,20 +203,13 @@ public final class InferCommand implements Callable<Integer> {
     }
   }
 
-  /** One Extended JSON document, or a usage error. */
+  /** One Extended JSON document, as export takes it, or a usage error naming --query. */
   static BsonDocument parseQuery(String query) {
-    BsonArray parsed;
     try {
-      parsed = BsonArray.parse("[" + query + "]");
-    } catch (JsonParseException | org.bson.BsonInvalidOperationException e) {
-      throw new IllegalArgumentException(
-          "--query is not a JSON document: " + query + " (" + e.getMessage() + ")");
+      return ExportOptions.parseQuery(query);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--" + e.getMessage(), e);
     }
-    if (parsed.size() != 1 || !parsed.get(0).isDocument()) {
-      throw new IllegalArgumentException(
-          "--query must be exactly one JSON document, got: " + query);
-    }
-    return parsed.get(0).asDocument();
   }
 
   /** A sample size of at least 1, or 0 for {@code all}; else a usage error. */

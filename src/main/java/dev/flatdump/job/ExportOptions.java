@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.bson.BsonArray;
+import org.bson.BsonDocument;
 import org.bson.json.JsonParseException;
 import org.springframework.batch.core.job.parameters.JobParameters;
 import org.springframework.batch.core.job.parameters.JobParametersBuilder;
@@ -106,7 +107,7 @@ public record ExportOptions(
     Objects.requireNonNull(out, "out must be set");
     out = out.toAbsolutePath().normalize();
     requireText(query, "query");
-    requireOneDocument(query);
+    parseQuery(query);
     compress = normalized(compress, COMPRESSIONS, "compress");
     if (gzipLevel < 1 || gzipLevel > 9) {
       throw new IllegalArgumentException("gzip level must be 1..9, got " + gzipLevel);
@@ -216,8 +217,13 @@ public record ExportOptions(
     return allowed.stream().filter(values::contains).toList();
   }
 
-  /** BsonDocument.parse stops after the first document; a query must be exactly one. */
-  private static void requireOneDocument(String query) {
+  /**
+   * A query: exactly one Extended JSON document ({@code BsonDocument.parse} would stop after the
+   * first).
+   *
+   * @throws IllegalArgumentException saying what is wrong with it
+   */
+  public static BsonDocument parseQuery(String query) {
     BsonArray parsed;
     try {
       parsed = BsonArray.parse("[" + query + "]");
@@ -228,6 +234,7 @@ public record ExportOptions(
     if (parsed.size() != 1 || !parsed.get(0).isDocument()) {
       throw new IllegalArgumentException("query must be exactly one JSON document, got: " + query);
     }
+    return parsed.get(0).asDocument();
   }
 
   private static void requireText(String v, String name) {
