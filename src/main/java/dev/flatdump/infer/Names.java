@@ -90,8 +90,16 @@ final class Names {
       name = "field_" + name;
       name = name.replaceAll("_$", "");
     }
-    return KEYWORDS.contains(name) ? name + "_" : name;
+    if (KEYWORDS.contains(name) || CLASHING_SUFFIX.matcher(name).find()) {
+      // flatc refuses X_length beside a vector X, X_type beside a union X and X_byte_vector beside
+      // a string X: their generated accessors would clash
+      return name + "_";
+    }
+    return name;
   }
+
+  private static final java.util.regex.Pattern CLASHING_SUFFIX =
+      java.util.regex.Pattern.compile("_(length|type|byte_vector)$");
 
   /** A table name from a path's last segment, singular if it names the elements of an array. */
   static String table(String segment, boolean element) {

@@ -110,6 +110,16 @@ public final class SchemaInference {
     List<Shape.Field> fields = new ArrayList<>();
     for (Map.Entry<String, ValueStats> e : t.fields.entrySet()) {
       String child = path.isEmpty() ? e.getKey() : path + "." + e.getKey();
+      if (e.getKey().isEmpty()) {
+        // a schema cannot name it: a field's bson attribute may not be empty
+        conflicts.add(
+            new Conflict(
+                child,
+                Comments.types(List.of(e.getValue())),
+                "a field with an empty name: left out (export skips it; --strict rejects its"
+                    + " documents)"));
+        continue;
+      }
       FieldType type = decide(e.getValue(), child, e.getKey(), t.seen);
       if (type != null) {
         fields.add(new Shape.Field(e.getKey(), type, e.getValue()));
