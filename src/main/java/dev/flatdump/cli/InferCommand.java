@@ -5,6 +5,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoCursor;
 import com.mongodb.client.model.CountOptions;
 import dev.flatdump.FlatdumpException;
+import dev.flatdump.artifact.AtomicFiles;
 import dev.flatdump.infer.SchemaInference;
 import dev.flatdump.infer.SchemaInference.Conflict;
 import dev.flatdump.infer.SchemaInference.InferredSchema;
@@ -16,7 +17,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.bson.BsonDocument;
@@ -190,17 +190,12 @@ public final class InferCommand implements Callable<Integer> {
     Path target = out.toAbsolutePath();
     try {
       Files.createDirectories(target.getParent());
-      Path tmp = Files.createTempFile(target.getParent(), target.getFileName() + ".", ".tmp");
-      try {
-        Files.writeString(tmp, fbs, StandardCharsets.UTF_8);
-        Files.move(
-            tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
     } catch (IOException e) {
       throw new FlatdumpException("cannot write " + out + ": " + e.getMessage(), e);
     }
+    byte[] bytes = fbs.getBytes(StandardCharsets.UTF_8);
+    AtomicFiles.write(
+        target, o -> o.write(bytes)); // whole or absent, as every file flatdump writes
   }
 
   /** One Extended JSON document, as export takes it, or a usage error naming --query. */
