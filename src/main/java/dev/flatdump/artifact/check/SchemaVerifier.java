@@ -232,8 +232,21 @@ public final class SchemaVerifier {
     return switch (kind) {
       case STRING -> in.string(target, f.name());
       case TABLE -> table(f.typeIndex(), target, level);
+      case UNION -> union(table, f, target, level);
       default -> vector(f, target, level);
     };
+  }
+
+  /** A union's value: a table of the member its type field names. */
+  private boolean union(VerifierBuffer.Table table, FieldPlan f, long target, int level) {
+    long type = in.field(table, f.id() - 1, 1, f.name() + "_type");
+    int member = type > 0 ? in.u8(type) : 0;
+    EnumPlan u = plan.enums().get(f.enumIndex());
+    if (member <= 0 || member >= u.members().size() || u.members().get(member) < 0) {
+      return type >= 0
+          && in.fail(target, f.name(), "a union's value, but its type is " + member + " (NONE)");
+    }
+    return table(u.members().get(member), target, level);
   }
 
   private boolean scalar(FieldPlan f, FieldKind kind, long p, String name) {
@@ -268,7 +281,10 @@ public final class SchemaVerifier {
     return true;
   }
 
-  /** Whether the key of the element at {@code a} is at most that of the one at {@code b}. */
+  /**
+   * Whether the key of the element at {@code a} is at most that of the one at {@code b}; less, in a
+   * {@code (map)}, whose keys are unique.
+   */
   private boolean keyOrdered(FieldPlan f, FieldPlan key, long a, long b) {
     int x = in.absolute(a);
     int y = in.absolute(b);
@@ -276,7 +292,7 @@ public final class SchemaVerifier {
         f.element() == FieldKind.TABLE
             ? KeyOrder.compareTables(in.buffer(), x, y, key, absentKeys.get(key))
             : KeyOrder.compareStructs(in.buffer(), x, y, key);
-    return c <= 0;
+    return f.map() ? c < 0 : c <= 0;
   }
 
   private boolean vector(FieldPlan f, long v, int level) {
@@ -325,7 +341,9 @@ public final class SchemaVerifier {
         return in.fail(
             at,
             HERE,
-            "not in the order of its key "
+            (f.map()
+                    ? "not in the strict order of its map's keys "
+                    : "not in the order of its key ")
                 + key.name()
                 + " (after element "
                 + (i - 1)

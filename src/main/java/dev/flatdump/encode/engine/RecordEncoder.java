@@ -10,7 +10,9 @@ import dev.flatdump.encode.plan.TablePlan;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -53,6 +55,7 @@ public final class RecordEncoder {
   private static final String STRUCT_MISSING = "missing: a struct needs every field";
 
   private final SchemaPlan plan;
+  private final UnionChoice unions;
   private final TableWriter writer;
   private final Sharing sharing;
   private final boolean strict;
@@ -151,6 +154,7 @@ public final class RecordEncoder {
       boolean readers) {
     this.readers = readers;
     this.plan = plan;
+    this.unions = new UnionChoice(plan);
     this.writer = new TableWriter(plan, sharing, tablePuts);
     this.sharing = sharing;
     this.strict = strict;
@@ -161,7 +165,7 @@ public final class RecordEncoder {
     this.shapeHits = new int[plan.tables().size()];
     this.shapeWalks = new int[plan.tables().size()];
     for (int i = 0; i < leaf.length; i++) {
-      leaf[i] = shapes && LeafShape.isLeaf(plan.tables().get(i));
+      leaf[i] = shapes && LeafShape.isLeaf(plan.tables().get(i)) && !plan.tables().get(i).wrapper();
     }
     for (int i = 0; i < required.length; i++) {
       required[i] =
@@ -571,9 +575,12 @@ public final class RecordEncoder {
     int after = Bson.valueEnd(b, type, p, end, path);
     switch (kind) {
       case STRING -> s.offsets[fi] = string(type, b, p, end);
-      case TABLE -> s.offsets[fi] = subTable(f, type, b, p, after, depth);
+      case TABLE -> s.offsets[fi] = subTable(f, type, b, p, after, end, depth);
       case STRUCT -> s.structs[fi] = subStruct(f, type, b, p, after);
-      case VECTOR -> s.offsets[fi] = vector(f, type, b, p, after, depth);
+      case VECTOR ->
+          s.offsets[fi] =
+              f.map() ? map(f, type, b, p, after, depth) : vector(f, type, b, p, after, depth);
+      case UNION -> s.offsets[fi] = union(f, s, type, b, p, end, depth);
       default -> throw new IllegalStateException("kind " + kind);
     }
     s.present[fi] = true;
@@ -581,13 +588,100 @@ public final class RecordEncoder {
   }
 
   /**
+   * The member table of union field {@code f} that the value's BSON type chooses ({@link
+   * UnionChoice}), holding the value; sets the union's type field in {@code s}.
+   */
+  private int union(FieldPlan f, Scratch s, byte type, byte[] b, int p, int end, int depth) {
+    int member = unions.member(f.enumIndex(), type);
+    if (member == 0) {
+      throw Scalars.mismatch(unions.expected(f.enumIndex()), type, path);
+    }
+    s.bits[f.id() - 1] = member;
+    s.present[f.id() - 1] = true;
+    int table = plan.enums().get(f.enumIndex()).members().get(member);
+    return wrapped(table, type, b, p, end, depth + 1);
+  }
+
+  /**
+   * The {@code (wrapper)} table of plan {@code index} holding the value at {@code p} (of {@code
+   * type}, null included: then its field is absent) in its one field; {@code end} bounds the
+   * document or array that holds the value.
+   */
+  private int wrapped(int index, byte type, byte[] b, int p, int end, int depth) {
+    TablePlan t = plan.tables().get(index);
+    FieldPlan value = t.wrapped();
+    Scratch w = scratch(depth);
+    w.reset(t.fields().size());
+    field(value, value.id(), w, type, b, p, end, depth);
+    if (value.required() && !w.present[value.id()]) {
+      throw path.reject("required, and missing or null");
+    }
+    return writer.table(index, w);
+  }
+
+  /**
+   * A {@code (map)}: the vector of entry tables of field {@code f} from the document {@code [p,
+   * after)}, one per field, its name the key and its value by the entry's value field; sorted by
+   * key ({@link TableWriter#vector}). A key given twice rejects the document.
+   */
+  private int map(FieldPlan f, byte type, byte[] b, int p, int after, int depth) {
+    if (type != Bson.DOCUMENT) {
+      throw Scalars.mismatch("a document (map)", type, path);
+    }
+    int index = f.typeIndex();
+    TablePlan entry = plan.tables().get(index);
+    FieldPlan key = entry.key();
+    FieldPlan value = entry.mapValue();
+    Scratch s = scratch(depth);
+    Set<String> keys = new HashSet<>();
+    int last = after - 1;
+    int q = p + 4;
+    int n = 0;
+    while (q < last) {
+      byte t = b[q];
+      int name = q + 1;
+      int nameEnd = Bson.cstringEnd(b, name, last, path);
+      String k = new String(b, name, nameEnd - name, StandardCharsets.UTF_8);
+      path.push(k);
+      if (!Utf8.valid(b, name, nameEnd)) {
+        throw path.reject("a map's key is not valid UTF-8");
+      }
+      if (!keys.add(k)) {
+        throw path.reject("the key appears twice in the map");
+      }
+      int valueAt = nameEnd + 1;
+      int end = Bson.valueEnd(b, t, valueAt, last, path);
+      Scratch e = scratch(depth + 1);
+      e.reset(entry.fields().size());
+      field(value, value.id(), e, t, b, valueAt, last, depth + 1);
+      if (value.required() && !e.present[value.id()]) {
+        throw path.reject("required, and missing or null");
+      }
+      e.offsets[key.id()] = writer.string(b, name, nameEnd);
+      e.present[key.id()] = true;
+      s.elementRoom(n);
+      s.elementOffsets[n++] = writer.table(index, e);
+      path.pop();
+      q = end;
+    }
+    if (q != last) {
+      throw path.reject("malformed BSON: a value runs past its document");
+    }
+    return writer.vector(f, s, n);
+  }
+
+  /**
    * The table a document gives field {@code f} (or one element of it); its offset. A sub-document
    * whose bytes equal one decoded before in the shard is the same table, found by its bytes without
-   * decoding it again, while its type is shared.
+   * decoding it again, while its type is shared. A {@code (wrapper)} takes any value; {@code end}
+   * bounds the document or array that holds it.
    */
-  private int subTable(FieldPlan f, byte type, byte[] b, int p, int after, int depth) {
-    requireDocument(type, "table");
+  private int subTable(FieldPlan f, byte type, byte[] b, int p, int after, int end, int depth) {
     int index = f.typeIndex();
+    if (plan.tables().get(index).wrapper()) {
+      return wrapped(index, type, b, p, end, depth + 1);
+    }
+    requireDocument(type, "table");
     if (!sharing.tables(index)) {
       return table(index, b, p, after, depth + 1);
     }
@@ -605,6 +699,11 @@ public final class RecordEncoder {
       sharing.keepTableByBson(index, b, p, after, hash, offset, writer.lastTableBytes());
     }
     return offset;
+  }
+
+  /** Whether vector {@code f}'s elements are {@code (wrapper)} tables, which take a null. */
+  private boolean wrappers(FieldPlan f) {
+    return plan.tables().get(f.typeIndex()).wrapper();
   }
 
   /** The struct a document gives field {@code f} (or one element of it); its bytes. */
@@ -701,14 +800,14 @@ public final class RecordEncoder {
       byte t = b[q];
       path.index(n);
       q = Bson.elementNameEnd(b, q + 1, last, n, path) + 1; // names are "0", "1", ...
-      if (t == Bson.NULL) {
+      if (t == Bson.NULL && !(element == FieldKind.TABLE && wrappers(f))) {
         throw path.reject("null in a vector");
       }
       int after = Bson.valueEnd(b, t, q, last, path);
       s.elementRoom(n);
       switch (element) {
         case STRING -> s.elementOffsets[n] = string(t, b, q, last);
-        case TABLE -> s.elementOffsets[n] = subTable(f, t, b, q, after, depth);
+        case TABLE -> s.elementOffsets[n] = subTable(f, t, b, q, after, last, depth);
         case STRUCT -> s.elementStructs[n] = subStruct(f, t, b, q, after);
         default -> s.elementBits[n] = Scalars.convert(element, enumOf(f), t, b, q, last, path);
       }

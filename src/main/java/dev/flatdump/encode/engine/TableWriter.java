@@ -315,7 +315,7 @@ final class TableWriter {
       key.putByte(1);
       switch (f.kind()) {
         case STRUCT -> key.put(s.structs[fi], 0, s.structs[fi].length);
-        case STRING, TABLE, VECTOR -> key.putInt(s.offsets[fi]);
+        case STRING, TABLE, VECTOR, UNION -> key.putInt(s.offsets[fi]);
         default -> key.putBits(s.bits[fi], f.kind().inlineSize());
       }
     }

@@ -17,14 +17,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a binary schema into a {@link SchemaPlan}: from the root table, every table, struct and
- * enum it reaches, re-indexed in the order they are reached (a binary schema sorts objects and
+ * Reads a binary schema into a {@link SchemaPlan}: from the root table, every table, struct, enum
+ * and union it reaches, re-indexed in the order they are reached (a binary schema sorts objects and
  * fields by name). Refuses, naming the field, what BSON cannot be mapped onto.
  */
 final class BinarySchemaReader {
 
   /** The attribute that names a field's BSON field, declared {@code attribute "bson";}. */
   static final String BSON_ATTRIBUTE = "bson";
+
+  /** The attribute that reads a vector of entry tables from a BSON document, one per field. */
+  static final String MAP_ATTRIBUTE = "map";
+
+  /** The attribute of a table that holds one BSON value, not a document. */
+  static final String WRAPPER_ATTRIBUTE = "wrapper";
 
   private static final byte BASE_UTYPE = 1;
   private static final byte BASE_UNION = 16;
@@ -118,6 +124,7 @@ final class BinarySchemaReader {
     for (int e : enumOrder) {
       enums.add(enumPlan(schema.enums(e)));
     }
+    refuseMalformed(tables, tables.get(tableIndex.get(recordObject)), tableIndex.get(rootObject));
     int rootIndex = tableIndex.get(rootObject);
     FieldPlan records = tables.get(rootIndex).fields().get(vectorsOfTables.get(0).id());
     String ident = schema.fileIdent();
@@ -131,7 +138,10 @@ final class BinarySchemaReader {
         enums);
   }
 
-  /** Numbers every object and enum reachable from {@code start}, breadth first, refusing unions. */
+  /**
+   * Numbers every object and enum reachable from {@code start}, breadth first (a union's members
+   * too), refusing what BSON cannot be mapped onto.
+   */
   private void reach(int start) {
     Deque<Integer> todo = new ArrayDeque<>();
     number(start, todo);
@@ -151,6 +161,73 @@ final class BinarySchemaReader {
                 enumOrder.add(e);
                 return enumOrder.size() - 1;
               });
+          if (t.baseType() == BASE_UNION) {
+            Enum u = schema.enums(t.index());
+            for (int v = 0; v < u.valuesLength(); v++) {
+              Type member = u.values(v).unionType();
+              if (member != null && member.baseType() == 15) {
+                number(member.index(), todo);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Refuses, naming the table or field, a {@code (wrapper)} that is not a table of one field (or is
+   * the record or the root), a {@code (map)} that is not a vector of entry tables, and a union
+   * whose type field is not the id just before it.
+   */
+  private void refuseMalformed(List<TablePlan> tables, TablePlan record, int root) {
+    for (int i = 0; i < tables.size(); i++) {
+      TablePlan t = tables.get(i);
+      if (t.wrapper()) {
+        if (t.struct() || t.wrapped() == null) {
+          throw new SchemaException(
+              source
+                  + ": "
+                  + t.name()
+                  + " is a (wrapper), which holds one value: it must be a table with exactly one"
+                  + " field that is not deprecated");
+        }
+        if (t == record || i == root) {
+          throw new SchemaException(
+              source
+                  + ": "
+                  + t.name()
+                  + " is a (wrapper), but the "
+                  + (t == record ? "records" : "root")
+                  + " are documents");
+        }
+      }
+      for (FieldPlan f : t.fields()) {
+        if (f.map() && !f.deprecated()) {
+          TablePlan entry =
+              f.kind() == FieldKind.VECTOR && f.element() == FieldKind.TABLE
+                  ? tables.get(f.typeIndex())
+                  : null;
+          if (entry == null
+              || entry.wrapper()
+              || entry.key() == null
+              || entry.key().kind() != FieldKind.STRING
+              || entry.mapValue() == null) {
+            throw new SchemaException(
+                source
+                    + ": "
+                    + t.path(f)
+                    + " is a (map): it must be a vector of entry tables, each with a string (key)"
+                    + " field and exactly one other field, the value, e.g. table Entry { key:"
+                    + " string (key); value: ...; }");
+          }
+        }
+        if (f.kind() == FieldKind.UNION) {
+          FieldPlan type = f.id() > 0 ? t.fields().get(f.id() - 1) : null;
+          if (type == null || !type.unionType() || type.enumIndex() != f.enumIndex()) {
+            throw new SchemaException(
+                source + ": " + t.path(f) + " is a union whose type field is not the id before it");
+          }
         }
       }
     }
@@ -168,12 +245,50 @@ final class BinarySchemaReader {
     String path = o.name() + "." + f.name();
     byte base = t.baseType();
     byte element = t.element();
-    if (base == BASE_UNION
-        || base == BASE_UTYPE
-        || element == BASE_UNION
-        || element == BASE_UTYPE) {
+    if (base == 14 && (element == BASE_UNION || element == BASE_UTYPE)) {
       throw new SchemaException(
-          source + ": " + path + " is a union, which flatdump cannot map BSON onto");
+          source
+              + ": "
+              + path
+              + " is a vector of unions, for which flatc 2.0.8 generates no Python; declare a"
+              + " vector of (wrapper) tables whose value is the union instead");
+    }
+    if (base == BASE_UNION) {
+      Enum u = schema.enums(t.index());
+      for (int v = 0; v < u.valuesLength(); v++) {
+        Type member = u.values(v).unionType();
+        if (u.values(v).value() == 0) {
+          continue; // NONE
+        }
+        if (member == null
+            || member.baseType() != 15
+            || schema.objects(member.index()).isStruct()) {
+          throw new SchemaException(
+              source
+                  + ": "
+                  + path
+                  + ": union "
+                  + u.name()
+                  + "'s member "
+                  + u.values(v).name()
+                  + " is not a table; flatdump maps a value onto a (wrapper) table");
+        }
+        Object m = schema.objects(member.index());
+        if (m.attributesByKey(WRAPPER_ATTRIBUTE) == null) {
+          throw new SchemaException(
+              source
+                  + ": "
+                  + path
+                  + ": union "
+                  + u.name()
+                  + "'s member "
+                  + m.name()
+                  + " must be a (wrapper) table, which holds the value in its one field: declare"
+                  + " attribute \"wrapper\"; and table "
+                  + m.name()
+                  + " (wrapper) { value: ...; }");
+        }
+      }
     }
     if (base == BASE_ARRAY) {
       throw new SchemaException(
@@ -227,7 +342,8 @@ final class BinarySchemaReader {
         o.isStruct() ? o.bytesize() : 0,
         o.isStruct() ? o.minalign() : 1,
         fields,
-        new FieldLookup(fields));
+        new FieldLookup(fields),
+        o.attributesByKey(WRAPPER_ATTRIBUTE) != null);
   }
 
   private FieldPlan field(Object o, Field f) {
@@ -261,6 +377,8 @@ final class BinarySchemaReader {
         f.optional(),
         f.deprecated(),
         f.key(),
+        f.attributesByKey(MAP_ATTRIBUTE) != null,
+        t.baseType() == BASE_UTYPE,
         f.defaultInteger(),
         f.defaultReal());
   }
@@ -268,13 +386,26 @@ final class BinarySchemaReader {
   private EnumPlan enumPlan(Enum e) {
     Map<String, Long> byName = new LinkedHashMap<>();
     List<Long> values = new ArrayList<>();
+    List<Integer> members = new ArrayList<>();
     for (int i = 0; i < e.valuesLength(); i++) {
       EnumVal v = e.values(i);
       byName.put(v.name(), v.value());
       values.add(v.value());
     }
+    if (e.isUnion()) {
+      for (int i = 0; i < e.valuesLength(); i++) {
+        members.add(-1);
+      }
+      for (int i = 0; i < e.valuesLength(); i++) {
+        EnumVal v = e.values(i);
+        Type member = v.unionType();
+        if (v.value() > 0 && member != null && member.baseType() == 15) {
+          members.set((int) v.value(), tableIndex.get(member.index()));
+        }
+      }
+    }
     return new EnumPlan(
-        e.name(), FieldKind.of(e.underlyingType().baseType(), false), byName, values);
+        e.name(), FieldKind.of(e.underlyingType().baseType(), false), byName, values, members);
   }
 
   private int objectIndex(String name) {

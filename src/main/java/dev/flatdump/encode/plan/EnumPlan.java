@@ -12,9 +12,15 @@ import java.util.Objects;
  * @param underlying the integer kind it is stored as
  * @param byName each value's number by its name
  * @param values the numbers it declares, in ascending order
+ * @param members for a union, the index in {@link SchemaPlan#tables()} of the member table of each
+ *     value (0, {@code NONE}, has -1); empty for an enum
  */
 public record EnumPlan(
-    String name, FieldKind underlying, Map<String, Long> byName, List<Long> values) {
+    String name,
+    FieldKind underlying,
+    Map<String, Long> byName,
+    List<Long> values,
+    List<Integer> members) {
 
   public EnumPlan {
     Objects.requireNonNull(name, "EnumPlan.name");
@@ -24,6 +30,22 @@ public record EnumPlan(
     }
     byName = Map.copyOf(byName);
     values = values.stream().sorted().toList();
+    members = List.copyOf(members);
+  }
+
+  /** Whether it is a union: its values name member tables. */
+  public boolean union() {
+    return !members.isEmpty();
+  }
+
+  /** The name of value {@code v}, or null if it declares none. */
+  public String nameOf(long v) {
+    for (Map.Entry<String, Long> e : byName.entrySet()) {
+      if (e.getValue() == v) {
+        return e.getKey();
+      }
+    }
+    return null;
   }
 
   /** Whether {@code value} is one of the declared numbers. */

@@ -4,7 +4,7 @@ import java.math.BigInteger;
 
 /**
  * What a field holds, as the FlatBuffers wire format sees it: each scalar width, a string, a struct
- * (inline), a table or a vector (both by offset). An enum field is its underlying integer kind,
+ * (inline), a table, a vector or a union (by offset). An enum field is its underlying integer kind,
  * with {@link FieldPlan#enumIndex()} set. An integer kind knows the values it holds ({@link
  * #min()}, {@link #max()}, {@link #fits(long)}): the one statement of those ranges.
  */
@@ -26,7 +26,12 @@ public enum FieldKind {
   STRING(4),
   STRUCT(0),
   TABLE(4),
-  VECTOR(4);
+  VECTOR(4),
+  /**
+   * A union's value, by offset: one of its member tables, which {@link FieldPlan#enumIndex()}'s
+   * {@link EnumPlan#members()} name; its type is the {@link FieldPlan#unionType()} field before it.
+   */
+  UNION(4);
 
   private final int size;
   private final long min;
@@ -115,10 +120,12 @@ public enum FieldKind {
 
   /**
    * The kind of a binary schema's {@code BaseType} ({@code reflection.fbs}), or null for one that
-   * has none here ({@code None}, {@code UType}, {@code Union}, {@code Array}).
+   * has none here ({@code None}, {@code Array}). A union's type field ({@code UType}) is a {@code
+   * ubyte}.
    */
   static FieldKind of(byte baseType, boolean struct) {
     return switch (baseType) {
+      case 1 -> UBYTE;
       case 2 -> BOOL;
       case 3 -> BYTE;
       case 4 -> UBYTE;
@@ -133,6 +140,7 @@ public enum FieldKind {
       case 13 -> STRING;
       case 14 -> VECTOR;
       case 15 -> struct ? STRUCT : TABLE;
+      case 16 -> UNION;
       default -> null;
     };
   }

@@ -34,8 +34,8 @@ public final class FieldLookup {
           long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
   /**
-   * @param fields a table's fields; each one not deprecated is found by its {@link
-   *     FieldPlan#bsonName()}, and {@link #find} returns its position in this list
+   * @param fields a table's fields; each one not deprecated (nor a union's type) is found by its
+   *     {@link FieldPlan#bsonName()}, and {@link #find} returns its position in this list
    */
   FieldLookup(List<FieldPlan> fields) {
     int capacity = Integer.highestOneBit(Math.max(4, fields.size() * 2 - 1)) << 1;
@@ -50,7 +50,7 @@ public final class FieldLookup {
     List<Integer> shortNames = new java.util.ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       FieldPlan f = fields.get(i);
-      if (f.deprecated()) {
+      if (f.deprecated() || f.unionType()) {
         continue;
       }
       byte[] name = f.bsonName().getBytes(StandardCharsets.UTF_8);

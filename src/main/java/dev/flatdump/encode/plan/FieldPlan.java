@@ -15,8 +15,8 @@ import java.util.Objects;
  * @param element for a {@link FieldKind#VECTOR}, its elements' kind; null otherwise
  * @param typeIndex for a struct or table, or a vector of them: the index of its {@link TablePlan}
  *     in {@link SchemaPlan#tables()}; -1 otherwise
- * @param enumIndex for an enum, or a vector of one: the index of its {@link EnumPlan} in {@link
- *     SchemaPlan#enums()}; -1 otherwise
+ * @param enumIndex for an enum, or a vector of one, or a union and its type field: the index of its
+ *     {@link EnumPlan} in {@link SchemaPlan#enums()}; -1 otherwise
  * @param required whether the schema says {@code (required)}: a missing value rejects the document
  * @param optional what the binary schema says: for a scalar, whether it is optional ({@code =
  *     null}), absent unless given and never its default; for a string, table or vector, whether it
@@ -25,6 +25,10 @@ import java.util.Objects;
  *     skipped as unknown
  * @param key whether the schema says {@code (key)}: a vector of its table or struct is written
  *     sorted by it, so that generated {@code ...ByKey} lookups find its elements
+ * @param map whether the schema says {@code (map)}: a vector of entry tables ({@link
+ *     TablePlan#mapValue()}) read from a BSON document, one entry per field, sorted by key
+ * @param unionType whether it is the hidden type field of a union ({@code x_type}, the id before
+ *     the union's own): written with the union, never read from BSON
  * @param defaultInteger an integer, bool or enum scalar's default
  * @param defaultReal a float or double scalar's default
  */
@@ -41,6 +45,8 @@ public record FieldPlan(
     boolean optional,
     boolean deprecated,
     boolean key,
+    boolean map,
+    boolean unionType,
     long defaultInteger,
     double defaultReal) {
 

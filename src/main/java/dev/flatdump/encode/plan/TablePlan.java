@@ -12,6 +12,8 @@ import java.util.Objects;
  * @param minAlign a struct's alignment; 1 for a table
  * @param fields its fields, by id (a binary schema lists them by name)
  * @param lookup its fields by BSON name
+ * @param wrapper whether the schema says {@code (wrapper)}: the table holds one BSON value, not a
+ *     document, in its one field ({@link #wrapped()}); a union's members are wrappers
  */
 public record TablePlan(
     String name,
@@ -19,7 +21,8 @@ public record TablePlan(
     int byteSize,
     int minAlign,
     List<FieldPlan> fields,
-    FieldLookup lookup) {
+    FieldLookup lookup,
+    boolean wrapper) {
 
   public TablePlan {
     Objects.requireNonNull(name, "TablePlan.name");
@@ -46,6 +49,30 @@ public record TablePlan(
       }
     }
     return null;
+  }
+
+  /** A wrapper's one field (not deprecated), which takes the value; null for another table. */
+  public FieldPlan wrapped() {
+    return wrapper ? live(null) : null;
+  }
+
+  /** A map entry's value: its one field besides the {@code (key)} (not deprecated). */
+  public FieldPlan mapValue() {
+    return live(key());
+  }
+
+  /** The one field not deprecated besides {@code except}, or null if there is not exactly one. */
+  FieldPlan live(FieldPlan except) {
+    FieldPlan one = null;
+    for (FieldPlan f : fields) {
+      if (!f.deprecated() && f != except && !f.unionType()) {
+        if (one != null) {
+          return null;
+        }
+        one = f;
+      }
+    }
+    return one;
   }
 
   /** {@code Table.field}, as messages name a field. */

@@ -38,6 +38,8 @@ class FieldLookupTest {
               false,
               false,
               false,
+              false,
+              false,
               0,
               0));
     }

@@ -1,0 +1,222 @@
+package dev.flatdump.encode.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.flatbuffers.FlatBufferBuilder;
+import dev.flatdump.artifact.check.SchemaVerifier;
+import dev.flatdump.encode.plan.SchemaException;
+import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.testing.SchemaFixtures;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The shapes MongoDB data has beyond documents of fixed fields: maps, fields whose type varies
+ * (unions of wrappers) and arrays of arrays (vectors of wrappers), on the fast paths and off; what
+ * flatc decodes from the buffer is what the document held.
+ */
+class ShapesRulesTest {
+
+  @TempDir Path dir;
+
+  static final String SCHEMA =
+      """
+      attribute "bson";
+      attribute "map";
+      attribute "wrapper";
+      table CreatedAtString (wrapper) { value: string; }
+      table CreatedAtLong (wrapper) { value: long; }
+      table CreatedAtDouble (wrapper) { value: double; }
+      table CreatedAtDoc (wrapper) { value: Point; }
+      union CreatedAt { CreatedAtString, CreatedAtLong, CreatedAtDouble, CreatedAtDoc }
+      table Point { x: int; y: int; }
+      table Currency { name: string; symbol: string; }
+      table CurrenciesEntry { key: string (key); value: Currency; }
+      table NamesEntry { key: string (key); value: string; }
+      table Ring (wrapper) { value: [double]; }
+      table Polygon (wrapper) { value: [Ring]; }
+      table Item (wrapper) { value: CreatedAt; }
+      table Rec {
+        id: int (bson: "_id");
+        created_at: CreatedAt;
+        names: [NamesEntry] (map);
+        currencies: [CurrenciesEntry] (map);
+        rings: [Ring];
+        polygons: [Polygon];
+        items: [Item];
+        maybe: [Ring];
+      }
+      table Root { records: [Rec]; }
+      root_type Root;
+      """;
+
+  private static RecordEncoder encoder(SchemaFixtures fx, boolean fast) {
+    return new RecordEncoder(
+        fx.plan,
+        new Sharing(fx.plan, fast ? Sharing.Kinds.ALL : Sharing.Kinds.NONE),
+        true,
+        fast,
+        fast,
+        fast);
+  }
+
+  private static final List<String> DOCS =
+      List.of(
+          """
+          {"_id": 1, "created_at": "2020-01-01T00:00:00Z",
+           "names": {"fra": "France", "eng": "England", "deu": "Deutschland"},
+           "currencies": {"EUR": {"name": "Euro", "symbol": "€"}, "CHF": {"name": "Franc"}},
+           "rings": [[1.5, 2.5], [], [3.0]],
+           "polygons": [[[0.0, 0.0], [1.0, 1.0]], [[2.0]]],
+           "items": ["a", 7, {"$numberLong": "8"}, 1.25, null, {"x": 1, "y": 2}],
+           "maybe": [[1.0], null, [2.0]]}
+          """,
+          """
+          {"_id": 2, "created_at": 1577836800, "names": {}, "currencies": null}
+          """,
+          """
+          {"_id": 3, "created_at": {"$numberLong": "1577836800000"}, "names": {"é": "x", "e": "y"}}
+          """,
+          """
+          {"_id": 4, "created_at": {"x": 5}}
+          """,
+          """
+          {"_id": 5, "created_at": null}
+          """);
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void mapsUnionsAndArraysOfArraysRoundTripThroughFlatc(boolean fast) throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir.resolve("s" + fast), SCHEMA);
+    List<byte[]> docs = DOCS.stream().map(SchemaFixtures::bson).toList();
+
+    ByteBuffer shard = fx.encode(encoder(fx, fast), docs);
+
+    assertThat(SchemaVerifier.verify(fx.plan, shard).error()).isNull();
+    JsonNode records = fx.flatcRecords(shard);
+    JsonNode r0 = records.get(0);
+    assertThat(r0.get("created_at_type").asText()).isEqualTo("CreatedAtString");
+    assertThat(r0.get("created_at").get("value").asText()).isEqualTo("2020-01-01T00:00:00Z");
+    assertThat(r0.get("names").toString())
+        .isEqualTo(
+            "[{\"key\":\"deu\",\"value\":\"Deutschland\"},{\"key\":\"eng\",\"value\":\"England\"},"
+                + "{\"key\":\"fra\",\"value\":\"France\"}]");
+    assertThat(r0.get("currencies").toString())
+        .isEqualTo(
+            "[{\"key\":\"CHF\",\"value\":{\"name\":\"Franc\"}},"
+                + "{\"key\":\"EUR\",\"value\":{\"name\":\"Euro\",\"symbol\":\"€\"}}]");
+    assertThat(r0.get("rings").toString())
+        .isEqualTo("[{\"value\":[1.5,2.5]},{\"value\":[]},{\"value\":[3.0]}]");
+    assertThat(r0.get("polygons").toString())
+        .isEqualTo(
+            "[{\"value\":[{\"value\":[0.0,0.0]},{\"value\":[1.0,1.0]}]},"
+                + "{\"value\":[{\"value\":[2.0]}]}]");
+    JsonNode items = r0.get("items");
+    assertThat(items).hasSize(6);
+    assertThat(items.get(0).get("value_type").asText()).isEqualTo("CreatedAtString");
+    assertThat(items.get(1).get("value_type").asText()).isEqualTo("CreatedAtLong");
+    assertThat(items.get(1).get("value").get("value").asLong()).isEqualTo(7);
+    assertThat(items.get(2).get("value_type").asText()).isEqualTo("CreatedAtLong");
+    assertThat(items.get(3).get("value_type").asText()).isEqualTo("CreatedAtDouble");
+    assertThat(items.get(4).has("value")).isFalse(); // null: a wrapper holding nothing
+    assertThat(items.get(5).get("value_type").asText()).isEqualTo("CreatedAtDoc");
+    assertThat(items.get(5).get("value").get("value").toString()).isEqualTo("{\"x\":1,\"y\":2}");
+    assertThat(r0.get("maybe").toString()).isEqualTo("[{\"value\":[1.0]},{},{\"value\":[2.0]}]");
+
+    JsonNode r1 = records.get(1);
+    assertThat(r1.get("created_at_type").asText()).isEqualTo("CreatedAtLong");
+    assertThat(r1.get("names").toString()).isEqualTo("[]");
+    assertThat(r1.has("currencies")).isFalse();
+    // keys sorted by their UTF-8 bytes: "e" (0x65) before "é" (0xC3 0xA9)
+    assertThat(records.get(2).get("names").toString())
+        .isEqualTo("[{\"key\":\"e\",\"value\":\"y\"},{\"key\":\"é\",\"value\":\"x\"}]");
+    assertThat(records.get(3).get("created_at_type").asText()).isEqualTo("CreatedAtDoc");
+    assertThat(records.get(4).has("created_at")).isFalse();
+    assertThat(records.get(4).has("created_at_type")).isFalse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void rejectsWhatTheShapesDoNotHold(boolean fast) throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir.resolve("r" + fast), SCHEMA);
+    RecordEncoder e = encoder(fx, fast);
+    assertRejected(e, "{\"_id\": 1, \"created_at\": true}", "created_at", "got bool");
+    assertRejected(e, "{\"_id\": 1, \"names\": [\"a\"]}", "names", "expected a document (map)");
+    assertRejected(e, "{\"_id\": 1, \"names\": {\"a\": 1}}", "names.a", "expected string");
+    assertRejected(e, "{\"_id\": 1, \"rings\": [1.0]}", "rings[0]", "expected an array");
+    assertRejected(e, "{\"_id\": 1, \"rings\": [[null]]}", "rings[0][0]", "null in a vector");
+    assertRejected(
+        e, "{\"_id\": 1, \"created_at\": {\"x\": 1, \"z\": 2}}", "created_at.z", "--strict");
+    assertRejected(
+        e, "{\"_id\": 1, \"created_at\": 1.5e300}", "created_at", null); // a double: its member
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aKeyGivenTwiceInAMapRejects(boolean fast) throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir.resolve("d" + fast), SCHEMA);
+    byte[] twice =
+        dev.flatdump.testing.BsonBytes.doc(
+            dev.flatdump.testing.BsonBytes.int32("_id", 1),
+            dev.flatdump.testing.BsonBytes.document(
+                "names",
+                dev.flatdump.testing.BsonBytes.doc(
+                    dev.flatdump.testing.BsonBytes.string("a", "x"),
+                    dev.flatdump.testing.BsonBytes.string("a", "y"))));
+    RecordEncoder e = encoder(fx, fast);
+    assertThatThrownBy(() -> e.encode(new FlatBufferBuilder(), twice, 0, twice.length))
+        .isInstanceOfSatisfying(
+            RejectedRecord.class,
+            r -> {
+              assertThat(r.path()).isEqualTo("names.a");
+              assertThat(r.reason()).contains("twice");
+            });
+  }
+
+  private static void assertRejected(RecordEncoder e, String json, String path, String reason) {
+    byte[] d = SchemaFixtures.bson(json);
+    if (reason == null) {
+      assertThat(e.encode(new FlatBufferBuilder(), d, 0, d.length)).isPositive();
+      return;
+    }
+    assertThatThrownBy(() -> e.encode(new FlatBufferBuilder(), d, 0, d.length))
+        .as(json)
+        .isInstanceOfSatisfying(
+            RejectedRecord.class,
+            r -> {
+              assertThat(r.path()).isEqualTo(path);
+              assertThat(r.reason()).contains(reason);
+            });
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "table W (wrapper) { a: int; b: int; } table R { w: W; }|exactly one field",
+        "table W (wrapper) { a: int; } table R { w: [W] (map); }|is a (map)",
+        "table E { k: string (key); } table R { m: [E] (map); }|is a (map)",
+        "table E { k: int (key); v: int; } table R { m: [E] (map); }|is a (map)",
+        "table M { a: int; } union U { M } table R { u: U; }|must be a (wrapper) table",
+        "table M (wrapper) { a: int; } union U { M } table W (wrapper) { v: int; }"
+            + " table R { us: [U]; }|vector of unions",
+      })
+  void refusesMalformedShapesAtLoad(String caseText) throws Exception {
+    String[] parts = caseText.split("\\|");
+    Path fbs = Files.createDirectories(dir.resolve("bad")).resolve("bad.fbs");
+    Files.writeString(
+        fbs,
+        "attribute \"map\"; attribute \"wrapper\"; "
+            + parts[0]
+            + " table Root { rs: [R]; } root_type Root;");
+    assertThatThrownBy(() -> SchemaPlan.load(fbs))
+        .isInstanceOf(SchemaException.class)
+        .hasMessageContaining(parts[1]);
+  }
+}
