@@ -64,6 +64,12 @@ public final class RecordEncoder {
   private Scratch[] scratch = new Scratch[0];
   private final int[][] guesses;
 
+  /**
+   * Per table type, by field, the next field (by id) that reads the same BSON name, or -1; null for
+   * a type where no two fields read one name.
+   */
+  private final int[][] alternates;
+
   /** Per table type, its required fields' ids. */
   private final int[][] required;
 
@@ -164,8 +170,16 @@ public final class RecordEncoder {
     this.shapes = new LeafShape[plan.tables().size() + 1][SHAPES];
     this.shapeHits = new int[plan.tables().size()];
     this.shapeWalks = new int[plan.tables().size()];
+    this.alternates = new int[plan.tables().size()][];
+    for (int i = 0; i < alternates.length; i++) {
+      alternates[i] = alternates(plan.tables().get(i));
+    }
     for (int i = 0; i < leaf.length; i++) {
-      leaf[i] = shapes && LeafShape.isLeaf(plan.tables().get(i)) && !plan.tables().get(i).wrapper();
+      leaf[i] =
+          shapes
+              && LeafShape.isLeaf(plan.tables().get(i))
+              && !plan.tables().get(i).wrapper()
+              && alternates[i] == null; // a layout knows one field per name
     }
     for (int i = 0; i < required.length; i++) {
       required[i] =
@@ -174,6 +188,25 @@ public final class RecordEncoder {
               .mapToInt(FieldPlan::id)
               .toArray();
     }
+  }
+
+  /** {@link #alternates} of one table type. */
+  private static int[] alternates(TablePlan t) {
+    int[] next = new int[t.fields().size()];
+    java.util.Arrays.fill(next, -1);
+    boolean any = false;
+    for (FieldPlan f : t.fields()) {
+      FieldPlan first = t.lookup().firstOf(f);
+      if (first != null && first != f) {
+        int at = first.id();
+        while (next[at] >= 0) {
+          at = next[at];
+        }
+        next[at] = f.id();
+        any = true;
+      }
+    }
+    return any ? next : null;
   }
 
   /**
@@ -489,6 +522,10 @@ public final class RecordEncoder {
         throw path.reject("the field appears twice in the document");
       }
       s.given[fi] = true;
+      if (alternates[index] != null && alternates[index][fi] >= 0 && type != Bson.NULL) {
+        fi = alternative(index, fi, type);
+        f = t.fields().get(fi);
+      }
       p = field(f, fi, s, type, b, value, last, depth);
       path.pop();
     }
@@ -502,6 +539,24 @@ public final class RecordEncoder {
       }
     }
     return writer.table(index, s);
+  }
+
+  /**
+   * Of the fields of table {@code index} that read one BSON name, from {@code first} on, the one
+   * whose type takes a value of BSON type {@code type} best (exactly, else by a lossless
+   * conversion), the first by id among equals; {@code first} when none takes it (it rejects).
+   */
+  private int alternative(int index, int first, byte type) {
+    int best = first;
+    int bestRank = 0;
+    for (int fi = first; fi >= 0; fi = alternates[index][fi]) {
+      int r = unions.rank(plan.tables().get(index).fields().get(fi), type);
+      if (r > bestRank) {
+        best = fi;
+        bestRank = r;
+      }
+    }
+    return best;
   }
 
   /**

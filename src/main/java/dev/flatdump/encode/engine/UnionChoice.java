@@ -80,6 +80,14 @@ final class UnionChoice {
     return expected[enumIndex];
   }
 
+  /**
+   * How well field {@code f} takes a value of BSON type {@code type}: 2 exactly, 1 by a lossless
+   * conversion, 0 not at all.
+   */
+  int rank(FieldPlan f, byte type) {
+    return rank(f, type, new HashSet<>());
+  }
+
   /** How well the wrapper table {@code index} takes a value of BSON type {@code type}. */
   private int rankOfTable(int index, byte type, Set<Integer> seen) {
     TablePlan t = plan.tables().get(index);

@@ -203,6 +203,18 @@ final class BinarySchemaReader {
         }
       }
       for (FieldPlan f : t.fields()) {
+        FieldPlan first = t.lookup().firstOf(f);
+        if (t.struct() && first != null && first != f) {
+          throw new SchemaException(
+              source
+                  + ": "
+                  + t.path(first)
+                  + " and "
+                  + t.path(f)
+                  + " both read the BSON field '"
+                  + f.bsonName()
+                  + "', which only a table's fields may");
+        }
         if (f.map() && !f.deprecated()) {
           TablePlan entry =
               f.kind() == FieldKind.VECTOR && f.element() == FieldKind.TABLE
@@ -309,31 +321,12 @@ final class BinarySchemaReader {
 
   private TablePlan table(Object o) {
     FieldPlan[] byId = new FieldPlan[o.fieldsLength()];
-    Map<String, String> bsonNames = new LinkedHashMap<>();
     for (int i = 0; i < o.fieldsLength(); i++) {
       FieldPlan p = field(o, o.fields(i));
       if (p.id() < 0 || p.id() >= byId.length || byId[p.id()] != null) {
         throw new SchemaException(source + ": " + o.name() + " has field ids that do not count up");
       }
       byId[p.id()] = p;
-      if (!p.deprecated()) {
-        String clash = bsonNames.put(p.bsonName(), p.name());
-        if (clash != null) {
-          throw new SchemaException(
-              source
-                  + ": "
-                  + o.name()
-                  + "."
-                  + clash
-                  + " and "
-                  + o.name()
-                  + "."
-                  + p.name()
-                  + " both read the BSON field '"
-                  + p.bsonName()
-                  + "'");
-        }
-      }
     }
     List<FieldPlan> fields = List.of(byId);
     return new TablePlan(

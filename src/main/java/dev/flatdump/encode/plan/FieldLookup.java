@@ -15,6 +15,7 @@ public final class FieldLookup {
   private final int[] positions;
   private final int mask;
   private final byte[][] byPosition;
+  private final List<FieldPlan> fieldsByPosition;
 
   /**
    * Per position: the name and its NUL as two little-endian longs, for names of up to 15 bytes;
@@ -35,7 +36,8 @@ public final class FieldLookup {
 
   /**
    * @param fields a table's fields; each one not deprecated (nor a union's type) is found by its
-   *     {@link FieldPlan#bsonName()}, and {@link #find} returns its position in this list
+   *     {@link FieldPlan#bsonName()}, the first by id where several read one name, and {@link
+   *     #find} returns its position in this list
    */
   FieldLookup(List<FieldPlan> fields) {
     int capacity = Integer.highestOneBit(Math.max(4, fields.size() * 2 - 1)) << 1;
@@ -43,6 +45,7 @@ public final class FieldLookup {
     positions = new int[capacity];
     mask = capacity - 1;
     byPosition = new byte[fields.size()][];
+    fieldsByPosition = List.copyOf(fields);
     packed = new long[fields.size()];
     masks = new long[fields.size()];
     packedHigh = new long[fields.size()];
@@ -50,7 +53,7 @@ public final class FieldLookup {
     List<Integer> shortNames = new java.util.ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       FieldPlan f = fields.get(i);
-      if (f.deprecated() || f.unionType()) {
+      if (f.deprecated() || f.unionType() || !firstOfName(fields, i)) {
         continue;
       }
       byte[] name = f.bsonName().getBytes(StandardCharsets.UTF_8);
@@ -80,8 +83,34 @@ public final class FieldLookup {
   }
 
   /**
-   * The position of the field whose BSON name is {@code bytes[offset, offset + length)}, or -1 when
-   * the table has no such field.
+   * The field that {@link #find} finds for {@code f}'s BSON name: {@code f} itself, or one before
+   * it that reads the same name; null for a field nothing finds (deprecated, a union's type).
+   */
+  public FieldPlan firstOf(FieldPlan f) {
+    if (f.deprecated() || f.unionType()) {
+      return null;
+    }
+    byte[] name = f.bsonName().getBytes(StandardCharsets.UTF_8);
+    int at = find(name, 0, name.length);
+    return at < 0 ? null : fieldsByPosition.get(at);
+  }
+
+  /**
+   * Whether field {@code i} is the first that reads its BSON name ({@link FieldPlan#bsonName()}).
+   */
+  private static boolean firstOfName(List<FieldPlan> fields, int i) {
+    for (int j = 0; j < i; j++) {
+      FieldPlan f = fields.get(j);
+      if (!f.deprecated() && !f.unionType() && f.bsonName().equals(fields.get(i).bsonName())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The position of the field whose BSON name is {@code bytes[offset, offset + length)}, the first
+   * by id when several read it, or -1 when the table has no such field.
    */
   public int find(byte[] bytes, int offset, int length) {
     int slot = hash(bytes, offset, length) & mask;

@@ -158,6 +158,56 @@ class ShapesRulesTest {
         e, "{\"_id\": 1, \"created_at\": 1.5e300}", "created_at", null); // a double: its member
   }
 
+  /**
+   * Fields that read one BSON name (an evolved schema): each value goes to the one whose type takes
+   * its BSON type, so a reader of the older field keeps reading the values it holds.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void fieldsReadingOneNameTakeTheValuesOfTheirType(boolean fast) throws Exception {
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir.resolve("alt" + fast),
+            """
+            attribute "bson"; attribute "wrapper";
+            table AtString (wrapper) { value: string; }
+            table AtLong (wrapper) { value: long; }
+            union At { AtString, AtLong }
+            table Rec { n: int; at: string; at_v2: At (bson: "at"); n_v2: double (bson: "n"); }
+            table Root { records: [Rec]; }
+            root_type Root;
+            """);
+    List<byte[]> docs =
+        java.util.stream.Stream.of(
+                "{\"n\": 1, \"at\": \"2020\"}",
+                "{\"n\": 1.5, \"at\": 1577836800}",
+                "{\"n\": null, \"at\": null}")
+            .map(SchemaFixtures::bson)
+            .toList();
+    for (int i = 0; i < 40; i++) { // long runs of one layout: the fast paths learn them
+      docs = new java.util.ArrayList<>(docs);
+      docs.add(SchemaFixtures.bson("{\"n\": " + i + ", \"at\": \"x\"}"));
+    }
+    ByteBuffer shard = fx.encode(encoder(fx, fast), docs);
+
+    assertThat(SchemaVerifier.verify(fx.plan, shard).error()).isNull();
+    JsonNode records = fx.flatcRecords(shard);
+    assertThat(records.get(0).toString()).isEqualTo("{\"n\":1,\"at\":\"2020\"}");
+    assertThat(records.get(1).toString())
+        .isEqualTo("{\"at_v2_type\":\"AtLong\",\"at_v2\":{\"value\":1577836800},\"n_v2\":1.5}");
+    assertThat(records.get(2).toString()).isEqualTo("{}");
+    assertThat(records.get(42).toString()).isEqualTo("{\"n\":39,\"at\":\"x\"}");
+    RecordEncoder e = encoder(fx, fast);
+    assertRejected(e, "{\"at\": true}", "at", "expected string, got bool");
+    byte[] twice =
+        dev.flatdump.testing.BsonBytes.doc(
+            dev.flatdump.testing.BsonBytes.string("at", "x"),
+            dev.flatdump.testing.BsonBytes.int32("at", 1));
+    assertThatThrownBy(() -> e.encode(new FlatBufferBuilder(), twice, 0, twice.length))
+        .isInstanceOfSatisfying(
+            RejectedRecord.class, r -> assertThat(r.reason()).contains("appears twice"));
+  }
+
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
   void aKeyGivenTwiceInAMapRejects(boolean fast) throws Exception {

@@ -250,18 +250,19 @@ class SchemaPlanTest {
     }
 
     @Test
-    void twoFieldsReadingOneBsonName() {
+    void twoFieldsOfAStructReadingOneBsonName() {
       assertThatThrownBy(
               () ->
                   plan(
                       """
                       attribute "bson";
-                      table R { a: int (bson: "b"); b: int; }
+                      struct S { a: int (bson: "b"); b: int; }
+                      table R { s: S; }
                       table Root { rs: [R]; }
                       root_type Root;
                       """))
           .isInstanceOf(SchemaException.class)
-          .hasMessageContaining("R.a and R.b both read the BSON field 'b'");
+          .hasMessageContaining("S.a and S.b both read the BSON field 'b'");
     }
 
     @Test
