@@ -1,0 +1,145 @@
+package dev.flatdump.encode.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flatdump.encode.engine.RecordEncoder;
+import dev.flatdump.testing.SchemaFixtures;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code infer --evolve}'s merge: the earlier schema with what the data now needs appended; code
+ * generated for the earlier schema reads data written with the evolved one.
+ */
+class SchemaEvolutionTest {
+
+  @TempDir Path dir;
+
+  static final String OLD =
+      """
+      attribute "bson"; attribute "map"; attribute "wrapper";
+      table Owner { login: string; id: int; }
+      table NamesEntry { key: string (key); value: string; }
+      table Rec {
+        id: string (bson: "_id");
+        created_at: string;
+        count: long;
+        small: int;
+        owner: Owner;
+        names: [NamesEntry] (map);
+        gone: string;
+        tags: [string];
+      }
+      table Root { records: [Rec]; }
+      root_type Root;
+      """;
+
+  static final String NEW =
+      """
+      attribute "bson"; attribute "map"; attribute "wrapper";
+      table Owner { login: string; id: long; site_admin: bool = null; }
+      table NamesEntry { key: string (key); value: Name; }
+      table Name { official: string; }
+      table CreatedAtString (wrapper) { value: string; }
+      table CreatedAtLong (wrapper) { value: long; }
+      union CreatedAt { CreatedAtString, CreatedAtLong }
+      table Rec {
+        id: string (bson: "_id");
+        created_at: CreatedAt;
+        count: int;
+        small: long;
+        owner: Owner;
+        names: [NamesEntry] (map);
+        tags: [string];
+        added: double;
+      }
+      table Root { records: [Rec]; }
+      root_type Root;
+      """;
+
+  private SchemaPlan plan(String name, String text) throws Exception {
+    Path fbs = Files.createDirectories(dir.resolve(name)).resolve(name + ".fbs");
+    Files.writeString(fbs, text);
+    return SchemaPlan.load(fbs);
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void appendsWhatTheDataNeedsAndChangesNothing(boolean deprecateMissing) throws Exception {
+    SchemaPlan old = plan("old", OLD);
+    SchemaEvolution.Result r = SchemaEvolution.evolve(old, plan("new", NEW), deprecateMissing);
+
+    SchemaPlan evolved = plan("evolved", r.schema());
+    assertThat(SchemaDiff.between(old, evolved)).noneMatch(SchemaDiff.Change::breaking);
+    String s = r.schema();
+    assertThat(s)
+        .contains("  created_at: string;\n")
+        .contains("  count: long;\n") // holds the ints the data has now
+        .contains("  small: int;\n")
+        .contains("  small_v2: long (bson: \"small\");\n")
+        .contains("  created_at_v2: CreatedAt (bson: \"created_at\");\n")
+        .contains("  added: double;\n")
+        .contains("  id_v2: long (bson: \"id\");\n") // Owner.id: int, now long
+        .contains("  site_admin: bool = null;\n")
+        .contains("  names: [NamesEntry] (map, deprecated);\n") // a map's values changed type
+        .contains("  names_v2: [NamesEntry2] (bson: \"names\", map);\n")
+        .contains("union CreatedAt { CreatedAtString, CreatedAtLong }");
+    assertThat(s.contains("  gone: string (deprecated);\n")).isEqualTo(deprecateMissing);
+    assertThat(r.changes()).anyMatch(c -> c.startsWith("new field Rec.created_at_v2"));
+  }
+
+  /** A reader of the earlier schema reads the values its fields still hold from the new data. */
+  @Test
+  void theEarlierSchemasReaderReadsTheEvolvedData() throws Exception {
+    SchemaPlan old = plan("old", OLD);
+    SchemaEvolution.Result r = SchemaEvolution.evolve(old, plan("new", NEW), false);
+    SchemaFixtures fx = new SchemaFixtures(dir.resolve("fx"), r.schema());
+    List<byte[]> docs =
+        List.of(
+            SchemaFixtures.bson(
+                "{\"_id\": \"a\", \"created_at\": \"2020\", \"count\": 3, \"small\": 4,"
+                    + " \"owner\": {\"login\": \"x\", \"id\": 5, \"site_admin\": true},"
+                    + " \"names\": {\"en\": {\"official\": \"E\"}}, \"added\": 1.5}"),
+            SchemaFixtures.bson(
+                "{\"_id\": \"b\", \"created_at\": 1577836800, \"small\": {\"$numberLong\":"
+                    + " \"5000000000\"}, \"owner\": {\"id\": {\"$numberLong\": \"5000000000\"}}}"));
+    ByteBuffer shard = fx.encode(new RecordEncoder(fx.plan, true), docs);
+    Path bin = dir.resolve("data.bin");
+    byte[] bytes = new byte[shard.remaining()];
+    shard.duplicate().get(bytes);
+    Files.write(bin, bytes);
+    Path oldFbs = dir.resolve("old").resolve("old.fbs");
+
+    JsonNode oldView = SchemaFixtures.flatcJson(oldFbs, bin, "--raw-binary").get("records");
+
+    assertThat(oldView.get(0).toString())
+        .isEqualTo(
+            "{\"id\":\"a\",\"created_at\":\"2020\",\"count\":3,\"small\":4,"
+                + "\"owner\":{\"login\":\"x\",\"id\":5}}");
+    assertThat(oldView.get(1).toString()).isEqualTo("{\"id\":\"b\",\"owner\":{}}");
+    JsonNode newView = fx.flatcRecords(shard);
+    assertThat(newView.get(1).get("created_at_v2").get("value").asLong()).isEqualTo(1577836800L);
+    assertThat(newView.get(1).get("small_v2").asLong()).isEqualTo(5000000000L);
+    assertThat(newView.get(0).get("names_v2").toString())
+        .isEqualTo("[{\"key\":\"en\",\"value\":{\"official\":\"E\"}}]");
+  }
+
+  @Test
+  void widerNumbersHoldNarrowerOnes() {
+    assertThat(SchemaEvolution.holds(FieldKind.LONG, FieldKind.INT)).isTrue();
+    assertThat(SchemaEvolution.holds(FieldKind.INT, FieldKind.LONG)).isFalse();
+    assertThat(SchemaEvolution.holds(FieldKind.ULONG, FieldKind.UINT)).isTrue();
+    assertThat(SchemaEvolution.holds(FieldKind.LONG, FieldKind.ULONG)).isFalse();
+    assertThat(SchemaEvolution.holds(FieldKind.ULONG, FieldKind.INT)).isFalse();
+    assertThat(SchemaEvolution.holds(FieldKind.DOUBLE, FieldKind.INT)).isTrue();
+    assertThat(SchemaEvolution.holds(FieldKind.DOUBLE, FieldKind.LONG)).isFalse();
+    assertThat(SchemaEvolution.holds(FieldKind.BOOL, FieldKind.BYTE)).isFalse();
+  }
+}
