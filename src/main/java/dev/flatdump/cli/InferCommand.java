@@ -6,6 +6,8 @@ import com.mongodb.client.MongoCursor;
 import com.mongodb.client.model.CountOptions;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.artifact.AtomicFiles;
+import dev.flatdump.encode.plan.SchemaEvolution;
+import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.infer.SchemaInference;
 import dev.flatdump.infer.SchemaInference.Conflict;
 import dev.flatdump.infer.SchemaInference.InferredSchema;
@@ -76,6 +78,22 @@ public final class InferCommand implements Callable<Integer> {
   private boolean narrowIntegers;
 
   @Option(
+      names = "--evolve",
+      paramLabel = "OLD.fbs",
+      description =
+          "Start from this earlier schema (.fbs or .bfbs): every field keeps its id and type, and"
+              + " what the data now needs is appended, so that readers generated for it keep"
+              + " reading (docs/infer.md).")
+  private Path evolve;
+
+  @Option(
+      names = "--deprecate-missing",
+      description =
+          "With --evolve: deprecate the earlier fields that no document has now (default: keep"
+              + " them).")
+  private boolean deprecateMissing;
+
+  @Option(
       names = "--out",
       paramLabel = "FILE.fbs",
       description = "Write the schema here (replaced whole) instead of to stdout.")
@@ -115,6 +133,10 @@ public final class InferCommand implements Callable<Integer> {
     if (out != null && Files.isDirectory(out)) {
       throw new IllegalArgumentException("--out names a directory: " + out);
     }
+    if (deprecateMissing && evolve == null) {
+      throw new IllegalArgumentException("--deprecate-missing goes with --evolve OLD.fbs");
+    }
+    SchemaPlan earlier = evolve == null ? null : SchemaPlan.load(evolve);
     PrintWriter err = spec.commandLine().getErr();
     SchemaInference inference = new SchemaInference(narrowIntegers);
     String source;
@@ -163,7 +185,23 @@ public final class InferCommand implements Callable<Integer> {
               + ": nothing to infer");
     }
     InferredSchema schema = inference.schema(mongo.collection, source);
-    write(schema.fbs());
+    if (earlier == null) {
+      write(schema.fbs());
+    } else {
+      SchemaEvolution.Result evolved =
+          SchemaEvolution.evolve(earlier, schema.fbs(), deprecateMissing);
+      write(evolved.schema());
+      err.println(
+          "infer: evolved from "
+              + evolve
+              + ": "
+              + (evolved.changes().isEmpty()
+                  ? "nothing to add"
+                  : evolved.changes().size() + " changes, none that breaks its readers:"));
+      for (String c : evolved.changes()) {
+        err.println("  " + c);
+      }
+    }
     err.println(
         "infer: "
             + count(schema.documents())

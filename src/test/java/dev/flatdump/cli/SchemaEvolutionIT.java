@@ -74,6 +74,94 @@ class SchemaEvolutionIT {
     assertThat(ExportCommandIT.exported(out)).isNotEqualTo(secondExport);
   }
 
+  /**
+   * {@code infer --evolve}: documents gain a field and outgrow a field's type; the evolved schema
+   * exports them strictly with no reject, {@code schema-diff} finds nothing breaking, and flatc
+   * reading the new shard with the first schema sees the values its fields still hold.
+   */
+  @Test
+  void anEvolvedSchemaKeepsTheFirstSchemasReadersReading(
+      MongoServer server, MongoDatabase db, @TempDir Path dir) throws Exception {
+    var coll = db.getCollection("evolving", BsonDocument.class);
+    for (int i = 0; i < 10; i++) {
+      coll.insertOne(
+          new BsonDocument("_id", new BsonInt32(i))
+              .append("name", new BsonString("n" + i))
+              .append("created_at", new BsonString("2020-01-0" + i))
+              .append("count", new BsonInt32(i)));
+    }
+    Path v1 = dir.resolve("v1.fbs");
+    CliRun first = infer(server, db, "--out", v1.toString());
+    assertThat(first.exitCode()).as(first.toString()).isZero();
+    Path out = dir.resolve("out");
+    CliRun firstExport = exportStrict(server, db, out, v1);
+    assertThat(firstExport.exitCode()).as(firstExport.toString()).isZero();
+
+    for (int i = 10; i < 15; i++) {
+      coll.insertOne(
+          new BsonDocument("_id", new BsonInt32(i))
+              .append("name", new BsonString("n" + i))
+              .append("created_at", new BsonString("2021-01-" + i))
+              .append("count", new org.bson.BsonInt64(5_000_000_000L + i))
+              .append("size", new BsonInt32(i)));
+    }
+    Path v2 = dir.resolve("v2.fbs");
+    CliRun evolved = infer(server, db, "--evolve", v1.toString(), "--out", v2.toString());
+    assertThat(evolved.exitCode()).as(evolved.toString()).isZero();
+    assertThat(evolved.err()).contains("evolved from " + v1).contains("new field");
+
+    CliRun diff = CliRun.of("schema-diff", v1.toString(), v2.toString());
+    assertThat(diff.exitCode()).as(diff.toString()).isZero();
+    CliRun second = exportStrict(server, db, out, v2);
+    assertThat(second.exitCode()).as(second.toString()).isZero();
+    CliRun verify = ExportCommandIT.verify(server, db, "evolving", out);
+    assertThat(verify.exitCode()).as(verify.toString()).isZero();
+
+    Path export = ExportCommandIT.exported(out);
+    var manifest =
+        dev.flatdump.artifact.Manifest.read(
+            export.resolve(dev.flatdump.artifact.Manifest.FILE_NAME));
+    var oldView =
+        dev.flatdump.testing.SchemaFixtures.flatcJson(
+                v1, export.resolve(manifest.shards().get(0).name()), "--raw-binary")
+            .properties()
+            .iterator()
+            .next()
+            .getValue(); // the root's one field: the records
+    assertThat(oldView).hasSize(15);
+    for (int i = 0; i < 15; i++) {
+      var r = oldView.get(i);
+      assertThat(r.get("name").asString()).isEqualTo("n" + i);
+      assertThat(r.has("count")).as("record %s", i).isEqualTo(i > 0 && i < 10); // 0: default
+      assertThat(r.has("created_at")).as("record %s", i).isTrue();
+    }
+  }
+
+  private static CliRun infer(MongoServer server, MongoDatabase db, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "infer", "--uri", server.uri(), "--db", db.getName(), "--collection", "evolving"));
+    args.addAll(List.of(more));
+    return CliRun.of(args.toArray(String[]::new));
+  }
+
+  private static CliRun exportStrict(MongoServer server, MongoDatabase db, Path out, Path fbs) {
+    return ExportCommandIT.export(
+        server,
+        db,
+        "evolving",
+        out,
+        "--schema",
+        fbs.toString(),
+        "--strict",
+        "--compress",
+        "none",
+        "--max-rejects",
+        "0",
+        "--new-run");
+  }
+
   private static CliRun export(
       MongoServer server, MongoDatabase db, Path out, Path schema, String... more) {
     List<String> args =

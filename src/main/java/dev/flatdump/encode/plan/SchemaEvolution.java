@@ -86,6 +86,11 @@ public final class SchemaEvolution {
     return new Result(text, e.changes);
   }
 
+  /** {@link #evolve(SchemaPlan, SchemaPlan, boolean)} to the schema text {@code inferred}. */
+  public static Result evolve(SchemaPlan old, String inferred, boolean deprecateMissing) {
+    return evolve(old, compiled(inferred), deprecateMissing);
+  }
+
   /** The plan of a schema's text, compiled by flatc in a directory of its own. */
   private static SchemaPlan compiled(String text) {
     try {
