@@ -11,7 +11,10 @@ flatc generates Python code, and the `flatbuffers` package from PyPI. This progr
      and compares each document with its record field by field, under flatdump's mapping rules
      (docs/mapping.md): strings, integers, doubles, booleans, null (absent), sub-documents (tables),
      arrays (vectors), enums by name or number, dates (ms since the epoch), timestamps, ObjectIds
-     (24 hex digits, or 12 bytes), decimal128 (its text), UUIDs (their text) and binary (bytes).
+     (24 hex digits, or 12 bytes), decimal128 (its text), UUIDs (their text) and binary (bytes);
+     a `(map)` (its entry tables, in key order, against the sub-document as a dict), a union (the
+     member its `x_type` names, holding the value) and a `(wrapper)` (its one field holding the
+     value, so a vector of them holds arrays of arrays and nulls).
      A field takes the BSON field of its own name, or the one its `bson` attribute names. The
      record's `_id` is compared when the record table has a field for it, and skipped otherwise, as
      the export skips it.
@@ -61,21 +64,54 @@ def lower_camel(name):
     return "".join(out)
 
 
+class Shapes:
+    """What a schema says beyond types: its unions (each member's table by its number), its
+    `(wrapper)` tables (the field that holds the value), its `(map)` fields, and each entry table's
+    key and value fields."""
+
+    def __init__(self):
+        self.unions = {}
+        self.wrappers = {}
+        self.maps = set()
+        self.keys = {}
+        self.fields = {}
+
+
 def parse_schema(text):
     """The namespace, the root type, per table the BSON name of each field with a bson attribute,
-    per table each field's type (as written: `int`, `[Color]`, `ns.Color`), and each enum's values
-    by name."""
+    per table each field's type (as written: `int`, `[Color]`, `ns.Color`), each enum's values
+    by name, and the schema's Shapes."""
     text = re.sub(r"//[^\n]*", "", text)
     namespace = re.search(r"\bnamespace\s+([\w.]+)\s*;", text)
     root = re.search(r"\broot_type\s+([\w.]+)\s*;", text).group(1)
     renames = {}
     types = {}
-    for table in re.finditer(r"\b(?:table|struct)\s+(\w+)[^{]*\{([^}]*)\}", text):
-        for field in re.finditer(r"(\w+)\s*:\s*([\w.\[\]]+)([^;]*);", table.group(2)):
-            types[(table.group(1), field.group(1))] = field.group(2)
+    shapes = Shapes()
+    for table in re.finditer(r"\b(?:table|struct)\s+(\w+)([^{]*)\{([^}]*)\}", text):
+        name = table.group(1)
+        live = []
+        for field in re.finditer(r"(\w+)\s*:\s*([\w.\[\]]+)([^;]*);", table.group(3)):
+            types[(name, field.group(1))] = field.group(2)
             bson = re.search(r"\bbson\s*:\s*\"([^\"]+)\"", field.group(3))
             if bson:
-                renames[(table.group(1), field.group(1))] = bson.group(1)
+                renames[(name, field.group(1))] = bson.group(1)
+            if re.search(r"\bmap\b", field.group(3)):
+                shapes.maps.add((name, field.group(1)))
+            if re.search(r"\bkey\b", field.group(3)):
+                shapes.keys[name] = field.group(1)
+            if not re.search(r"\bdeprecated\b", field.group(3)):
+                live.append(field.group(1))
+        shapes.fields[name] = live
+        if re.search(r"\bwrapper\b", table.group(2)) and len(live) == 1:
+            shapes.wrappers[name] = live[0]
+    for union in re.finditer(r"\bunion\s+(\w+)[^{]*\{([^}]*)\}", text):
+        members, number = {}, 1
+        for item in [i.strip() for i in union.group(2).split(",") if i.strip()]:
+            member, _, value = (part.strip() for part in item.partition("="))
+            number = int(value, 0) if value else number
+            members[number] = member.split(".")[-1]
+            number += 1
+        shapes.unions[union.group(1)] = members
     enums = {}
     for enum in re.finditer(r"\benum\s+(\w+)\s*:\s*\w+[^{]*\{([^}]*)\}", text):
         values, next_value = {}, 0
@@ -85,7 +121,8 @@ def parse_schema(text):
             values[name] = next_value
             next_value += 1
         enums[enum.group(1)] = values
-    return (namespace.group(1) if namespace else ""), root.split(".")[-1], renames, types, enums
+    namespace = namespace.group(1) if namespace else ""
+    return namespace, root.split(".")[-1], renames, types, enums, shapes
 
 
 class Mismatch(Exception):
@@ -93,10 +130,11 @@ class Mismatch(Exception):
 
 
 class Comparer:
-    def __init__(self, renames, types, enums):
+    def __init__(self, renames, types, enums, shapes):
         self.renames = renames
         self.types = types
         self.enums = enums
+        self.shapes = shapes
 
     def table(self, doc, obj, path):
         """Every field of the document is in the record, and the record holds nothing else; the
@@ -110,6 +148,8 @@ class Comparer:
                 bson = self.renames.get((table, field), field)
                 fields[bson] = lower_camel(field)
                 field_types[bson] = field_type
+        names = {bson: field for (table, field), _ in self.types.items() if table == type_name
+                 for bson in [self.renames.get((table, field), field)]}
         seen = set()
         for key, value in doc.items():
             attr = fields.get(key, lower_camel(key))
@@ -118,16 +158,96 @@ class Comparer:
                     continue  # the export skips an _id the record table has no field for
                 raise Mismatch(f"{path}{key}: the document has it, the schema does not")
             seen.add(attr)
-            self.value(value, attrs[attr], f"{path}{key}", field_types.get(key, ""))
+            field_type = field_types.get(key, "")
+            if (type_name, names.get(key)) in self.shapes.maps:
+                self.map(value, attrs[attr], f"{path}{key}", field_type)
+            elif self.base(field_type) in self.shapes.unions:
+                seen.add(attr + "Type")
+                self.union(value, attrs[attr], attrs.get(attr + "Type"), f"{path}{key}", field_type)
+            else:
+                self.value(value, attrs[attr], f"{path}{key}", field_type)
         for attr, value in attrs.items():
             if attr not in seen and value not in (None, 0, False):
                 raise Mismatch(f"{path}{attr}: the record has {value!r}, the document nothing")
+
+    @staticmethod
+    def base(field_type):
+        """A field's type without its namespace, or a vector's element type."""
+        return field_type.strip("[]").split(".")[-1]
+
+    def union(self, expected, actual, type_number, path, field_type):
+        """A union's value: null in MongoDB is type NONE and no value; else the record's member is
+        the one its type names, and it holds the value."""
+        members = self.shapes.unions[self.base(field_type)]
+        if expected is None:
+            if actual is not None or type_number not in (None, 0):
+                raise Mismatch(f"{path}: null in MongoDB, member {type_number} in the record")
+            return
+        member = members.get(type_number)
+        if actual is None or member is None or type(actual).__name__ != member + "T":
+            raise Mismatch(f"{path}: {expected!r} in MongoDB, member {type_number} in the record")
+        self.wrapped(expected, actual, path, member)
+
+    def wrapped(self, expected, actual, path, wrapper):
+        """A (wrapper) table that holds the value in its one field; a null in MongoDB, nothing."""
+        field = self.shapes.wrappers[wrapper]
+        if actual is None:
+            if expected is not None:
+                raise Mismatch(f"{path}: {expected!r} in MongoDB, nothing in the record")
+            return
+        inner = getattr(actual, lower_camel(field))
+        inner_type = self.types[(wrapper, field)]
+        if self.base(inner_type) in self.shapes.unions and not inner_type.startswith("["):
+            type_number = getattr(actual, lower_camel(field) + "Type")
+            self.union(expected, inner, type_number, path, inner_type)
+        elif (wrapper, field) in self.shapes.maps:
+            if expected is not None:
+                self.map(expected, inner, path, inner_type)
+            elif inner:
+                raise Mismatch(f"{path}: null in MongoDB, {inner!r} in the record")
+        else:
+            self.value(expected, inner, path, inner_type)
+
+    def map(self, expected, actual, path, field_type):
+        """A (map): one entry per field of the sub-document, sorted by the keys' UTF-8 bytes."""
+        if expected is None:
+            if actual:
+                raise Mismatch(f"{path}: null in MongoDB, {len(actual)} entries in the record")
+            return
+        if not isinstance(expected, dict):
+            raise Mismatch(f"{path}: a map needs a sub-document, MongoDB has {expected!r}")
+        entry = self.base(field_type)
+        key_field = self.shapes.keys[entry]
+        (value_field,) = [f for f in self.shapes.fields[entry] if f != key_field]
+        entries = actual or []
+        keys = []
+        for e in entries:
+            key = getattr(e, lower_camel(key_field))
+            keys.append(key.decode("utf-8") if isinstance(key, bytes) else key)
+        if sorted(keys, key=lambda k: k.encode("utf-8")) != keys or len(set(keys)) != len(keys):
+            raise Mismatch(f"{path}: the map's keys {keys!r} are not strictly in UTF-8 order")
+        if set(keys) != set(expected.keys()):
+            raise Mismatch(f"{path}: keys {sorted(expected)!r} in MongoDB, {keys!r} in the record")
+        value_type = self.types[(entry, value_field)]
+        for key, e in zip(keys, entries):
+            got = getattr(e, lower_camel(value_field))
+            at = f"{path}.{key}"
+            if (entry, value_field) in self.shapes.maps:
+                self.map(expected[key], got, at, value_type)
+            elif self.base(value_type) in self.shapes.unions and not value_type.startswith("["):
+                got_type = getattr(e, lower_camel(value_field) + "Type")
+                self.union(expected[key], got, got_type, at, value_type)
+            else:
+                self.value(expected[key], got, at, value_type)
 
     def enum_values(self, field_type):
         """The values of the enum a field (or a vector's elements) holds, or None."""
         return self.enums.get(field_type.strip("[]").split(".")[-1])
 
     def value(self, expected, actual, path, field_type=""):
+        if not field_type.startswith("[") and self.base(field_type) in self.shapes.wrappers:
+            self.wrapped(expected, actual, path, self.base(field_type))
+            return
         enum = self.enum_values(field_type)
         if enum is not None and isinstance(expected, str):
             expected = enum.get(expected, expected)
@@ -190,7 +310,7 @@ def main():
         manifest = json.load(f)
     schema_file = os.path.join(export, manifest["schema"]["file"])
     with open(schema_file, encoding="utf-8") as f:
-        namespace, root, renames, types, enums = parse_schema(f.read())
+        namespace, root, renames, types, enums, shapes = parse_schema(f.read())
 
     generated = tempfile.mkdtemp(prefix="flatdump-python-")
     subprocess.run(
@@ -220,7 +340,7 @@ def main():
         for d in collection.find({}, sort=[("_id", 1)])
         if id_key(d["_id"]) not in rejected
     )
-    comparer = Comparer(renames, types, enums)
+    comparer = Comparer(renames, types, enums, shapes)
     count = 0
     for shard in manifest["files"]:
         if shard["format"] != "flatbuffers":

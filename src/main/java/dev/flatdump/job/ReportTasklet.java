@@ -4,6 +4,7 @@ import com.mongodb.client.MongoCollection;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.ShardFile;
+import dev.flatdump.artifact.read.UnionCounts;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.report.Baseline;
 import dev.flatdump.report.BaselineMeasurement;
@@ -22,6 +23,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.bson.BsonDocument;
 import org.bson.RawBsonDocument;
 import org.springframework.batch.core.job.JobExecution;
@@ -55,6 +57,7 @@ final class ReportTasklet implements Tasklet {
     List<ArtifactFile> files = JobState.files(jobCtx.getString(JobState.FILES));
     SizeReport.Dedup dedup =
         SizeReport.Dedup.of(JobState.counts(jobCtx.getString(JobState.ENCODE_COUNTS)));
+    dedup = dedup.withUnions(unionCounts(options, shards));
     long exported = jobCtx.getLong(JobState.EXPORTED);
     long rejected = jobCtx.getLong(JobState.REJECTED);
     Path staging = options.staging();
@@ -94,6 +97,23 @@ final class ReportTasklet implements Tasklet {
     jobCtx.putString(JobState.REPORT_FILES, JobState.files(reports));
     jobCtx.putString(JobState.REPORT_SUMMARY, writer.summary(report));
     return RepeatStatus.FINISHED;
+  }
+
+  /**
+   * Per union, how many of the staged shards' values went to each member ({@code UnionCounts}); a
+   * schema without unions reads nothing.
+   */
+  private static Map<String, Map<String, Long>> unionCounts(
+      ExportOptions options, List<ShardFile> shards) {
+    SchemaPlan plan = SchemaFiles.staged(options.staging(), options.schemaName()).plan();
+    Map<String, Map<String, Long>> counts = Map.of();
+    if (plan.enums().stream().noneMatch(dev.flatdump.encode.plan.EnumPlan::union)) {
+      return counts;
+    }
+    for (ShardFile shard : shards) {
+      counts = UnionCounts.plus(counts, UnionCounts.of(plan, shard.map(options.staging())));
+    }
+    return counts;
   }
 
   /**

@@ -56,6 +56,10 @@ final class JsonReport {
         node.put("bytesSaved", k.bytesSaved());
       }
     }
+    if (!report.dedup().unions().isEmpty()) {
+      ObjectNode unions = root.putObject("unions");
+      report.dedup().unions().forEach((u, members) -> members.forEach(unions.putObject(u)::put));
+    }
     if (report.dedup().fieldsCounted()) {
       ObjectNode unknown = root.putObject("unknownFields");
       report.dedup().unknownFields().forEach(unknown::put);

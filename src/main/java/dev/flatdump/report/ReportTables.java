@@ -28,6 +28,9 @@ final class ReportTables {
     if (report.dedup().fieldsCounted()) {
       tables.add(unknownFields(report.dedup()));
     }
+    if (!report.dedup().unions().isEmpty()) {
+      tables.add(unions(report.dedup()));
+    }
     tables.addAll(List.of(records(report.records()), timings(report), run(report)));
     return List.copyOf(tables);
   }
@@ -162,6 +165,20 @@ final class ReportTables {
         rows.isEmpty()
             ? "None: every field of every document has its place in the schema."
             : "Skipped; --strict rejects such documents instead.");
+  }
+
+  /** Per union, how many values went to each member. */
+  static Table unions(SizeReport.Dedup dedup) {
+    List<List<String>> rows = new ArrayList<>();
+    dedup
+        .unions()
+        .forEach(
+            (u, members) -> members.forEach((m, n) -> rows.add(List.of(u, m, Units.exact(n)))));
+    return new Table(
+        "Union members",
+        List.of(code("Union"), code("Member"), number("Values")),
+        rows,
+        "How many of the records' values each member holds, chosen by their BSON type.");
   }
 
   static Table records(SizeReport.Records records) {

@@ -84,13 +84,34 @@ public record SizeReport(
    * @param unknownFields path → documents that had a field there the schema does not name; sorted
    * @param fieldsCounted whether such fields were counted (false only in reports read back from
    *     before they were)
+   * @param unions per union (its full name), per member (its name, in declaration order), how many
+   *     of the exported records' values went to that member; empty when the schema has no union
    */
-  public record Dedup(List<Shared> kinds, Map<String, Long> unknownFields, boolean fieldsCounted) {
+  public record Dedup(
+      List<Shared> kinds,
+      Map<String, Long> unknownFields,
+      boolean fieldsCounted,
+      Map<String, Map<String, Long>> unions) {
 
     public Dedup {
       kinds = copyOf("Dedup.kinds", kinds);
       notNull("Dedup.unknownFields", unknownFields);
       unknownFields = Collections.unmodifiableMap(new TreeMap<>(unknownFields));
+      notNull("Dedup.unions", unions);
+      Map<String, Map<String, Long>> copy = new java.util.LinkedHashMap<>();
+      unions.forEach(
+          (u, members) ->
+              copy.put(u, Collections.unmodifiableMap(new java.util.LinkedHashMap<>(members))));
+      unions = Collections.unmodifiableMap(copy);
+    }
+
+    public Dedup(List<Shared> kinds, Map<String, Long> unknownFields, boolean fieldsCounted) {
+      this(kinds, unknownFields, fieldsCounted, Map.of());
+    }
+
+    /** These counts with the union members' counts ({@code UnionCounts}, read from the shards). */
+    public Dedup withUnions(Map<String, Map<String, Long>> counts) {
+      return new Dedup(kinds, unknownFields, fieldsCounted, counts);
     }
 
     /** The engine's counts. */

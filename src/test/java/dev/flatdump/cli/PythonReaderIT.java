@@ -117,4 +117,90 @@ class PythonReaderIT {
     assertThat(changed.exitCode()).as(changed.output()).isEqualTo(1);
     assertThat(changed.output()).contains("record 3").contains("at: 0 in MongoDB");
   }
+
+  /** {@code ShapesRulesTest}'s schema: maps, unions, wrappers and arrays of arrays. */
+  private static final String SHAPES =
+      """
+      attribute "bson";
+      attribute "map";
+      attribute "wrapper";
+      table CreatedAtString (wrapper) { value: string; }
+      table CreatedAtLong (wrapper) { value: long; }
+      table CreatedAtDouble (wrapper) { value: double; }
+      table CreatedAtDoc (wrapper) { value: Point; }
+      union CreatedAt { CreatedAtString, CreatedAtLong, CreatedAtDouble, CreatedAtDoc }
+      table Point { x: int; y: int; }
+      table Currency { name: string; symbol: string; }
+      table CurrenciesEntry { key: string (key); value: Currency; }
+      table NamesEntry { key: string (key); value: string; }
+      table Ring (wrapper) { value: [double]; }
+      table Polygon (wrapper) { value: [Ring]; }
+      table Item (wrapper) { value: CreatedAt; }
+      table Rec {
+        id: int (bson: "_id");
+        created_at: CreatedAt;
+        names: [NamesEntry] (map);
+        currencies: [CurrenciesEntry] (map);
+        rings: [Ring];
+        polygons: [Polygon];
+        items: [Item];
+        maybe: [Ring];
+      }
+      table Root { records: [Rec]; }
+      root_type Root;
+      """;
+
+  @Test
+  void readsMapsUnionsAndArraysOfArrays(MongoServer server, MongoDatabase db, @TempDir Path dir)
+      throws Exception {
+    Path schema = Files.writeString(dir.resolve("shapes.fbs"), SHAPES);
+    Path out = dir.resolve("out");
+    List<BsonDocument> docs =
+        List.of(
+            BsonDocument.parse(
+                """
+                {"_id": 1, "created_at": "2020-01-01T00:00:00Z",
+                 "names": {"fra": "France", "eng": "England", "é": "e-acute", "e": "e"},
+                 "currencies": {"EUR": {"name": "Euro", "symbol": "€"}, "CHF": {"name": "Franc"}},
+                 "rings": [[1.5, 2.5], [], [3.0]],
+                 "polygons": [[[0.0, 0.0], [1.0, 1.0]], [[2.0]]],
+                 "items": ["a", 7, {"$numberLong": "8"}, 1.25, null, {"x": 1, "y": 2}],
+                 "maybe": [[1.0], null, [2.0]]}
+                """),
+            BsonDocument.parse(
+                "{\"_id\": 2, \"created_at\": 1577836800, \"names\": {}, \"currencies\": null}"),
+            BsonDocument.parse(
+                "{\"_id\": 3, \"created_at\": {\"$date\": \"2020-01-01T00:00:00Z\"}}"),
+            BsonDocument.parse("{\"_id\": 4, \"created_at\": {\"x\": 5}}"),
+            BsonDocument.parse("{\"_id\": 5, \"created_at\": null, \"maybe\": [null]}"));
+    db.getCollection("shapes", BsonDocument.class).insertMany(docs);
+
+    CliRun run =
+        ExportCommandIT.export(
+            server, db, "shapes", out, "--schema", schema.toString(), "--compress", "none");
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+
+    PythonReader.Result python = PythonReader.compare(out, server.uri(), db.getName(), "shapes");
+    assertThat(python.exitCode()).as(python.output()).isZero();
+    assertThat(python.output()).isEqualTo("5 records agree with " + db.getName() + ".shapes");
+
+    // and it tells a map's value, a union's member and a null in an array of arrays that changed
+    var shapes = db.getCollection("shapes", BsonDocument.class);
+    shapes.updateOne(Filters.eq("_id", 1), Updates.set("names.eng", "Angleterre"));
+    assertDiffers(server, db, out, "record 0", "names.eng");
+    shapes.replaceOne(Filters.eq("_id", 1), docs.get(0));
+    shapes.updateOne(Filters.eq("_id", 2), Updates.set("created_at", "1577836800"));
+    assertDiffers(server, db, out, "record 1", "created_at");
+    shapes.replaceOne(Filters.eq("_id", 2), docs.get(1));
+    shapes.updateOne(
+        Filters.eq("_id", 5), Updates.set("maybe", new BsonArray(List.of(new BsonArray()))));
+    assertDiffers(server, db, out, "record 4", "maybe[0]");
+  }
+
+  private static void assertDiffers(
+      MongoServer server, MongoDatabase db, Path out, String record, String path) throws Exception {
+    PythonReader.Result changed = PythonReader.compare(out, server.uri(), db.getName(), "shapes");
+    assertThat(changed.exitCode()).as(changed.output()).isEqualTo(1);
+    assertThat(changed.output()).contains(record).contains(path);
+  }
 }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -463,5 +464,39 @@ class ReportWriterTest {
       count++;
     }
     return count;
+  }
+
+  @Test
+  void givesEachUnionsMembersCountsInEveryFormat() throws IOException {
+    SizeReport small = SampleReports.small("organizations");
+    Map<String, Map<String, Long>> unions = new java.util.LinkedHashMap<>();
+    unions.put("geo.CreatedAt", new java.util.LinkedHashMap<>(Map.of("CreatedAtString", 7L)));
+    unions.get("geo.CreatedAt").put("CreatedAtLong", 0L);
+    SizeReport report =
+        new SizeReport(
+            small.source(),
+            small.artifacts(),
+            small.baselines(),
+            small.dedup().withUnions(unions),
+            small.records(),
+            small.steps(),
+            small.docsPerSecond(),
+            small.peakHeapBytes(),
+            small.startedAt(),
+            small.finishedAt(),
+            small.options());
+
+    writer.writeAll(report, dir);
+
+    assertThat(read("report.json"))
+        .contains("\"unions\" : {\n    \"geo.CreatedAt\" : {\n      \"CreatedAtString\" : 7,")
+        .contains("\"CreatedAtLong\" : 0");
+    assertThat(read("report.md"))
+        .contains("Union members")
+        .contains("| geo.CreatedAt | CreatedAtString | 7 |");
+    assertThat(read("report.html")).contains("Union members").contains("CreatedAtString");
+    writer.writeAll(small, dir);
+    assertThat(read("report.md")).doesNotContain("Union members");
+    assertThat(read("report.json")).doesNotContain("unions");
   }
 }

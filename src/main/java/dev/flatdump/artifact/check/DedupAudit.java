@@ -202,6 +202,13 @@ public final class DedupAudit {
           putInt(key, child);
         }
         case VECTOR -> putInt(key, vector(f, p + bb.getInt(p)));
+        case UNION -> { // the member its type field (met just before, and keyed) names
+          int child = p + bb.getInt(p);
+          int typeAt = fieldPosition(at, t.fields().get(f.id() - 1).slot());
+          int member = typeAt == 0 ? 0 : bb.get(typeAt) & 0xff;
+          table(plan.enums().get(f.enumIndex()).members().get(member), child);
+          putInt(key, child);
+        }
         default -> bytes(key, p, plan.inlineSize(f, f.kind()));
       }
     }

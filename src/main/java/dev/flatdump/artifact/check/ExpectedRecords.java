@@ -1,6 +1,7 @@
 package dev.flatdump.artifact.check;
 
 import dev.flatdump.artifact.check.SchemaExportVerifier.Real;
+import dev.flatdump.encode.plan.EnumPlan;
 import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
@@ -31,7 +32,11 @@ import org.bson.codecs.BsonDocumentCodec;
  * <p>A record's values have the form {@link ReflectedRecords} reads them in: a map from field name
  * to value, a {@code Long} for an integer or enum, a {@code Boolean}, a {@link Real} for a float or
  * double, a {@code String}, a {@code Map} for a table or struct, a {@code List} for a vector (a
- * keyed one in its key's order); a field left out holds what a reader gets for it. Not thread-safe.
+ * keyed one in its key's order); a field left out holds what a reader gets for it. A {@code
+ * (wrapper)} table is a {@code Map} of its one field, holding the value; a {@code (map)} a {@code
+ * List} of entry tables sorted by key; a union the {@code Map} of its member (chosen by {@link
+ * UnionMembers}), and its type field ({@code x_type}) the member's number, 0 when absent. Not
+ * thread-safe.
  */
 final class ExpectedRecords {
 
@@ -47,6 +52,7 @@ final class ExpectedRecords {
 
   private final SchemaPlan plan;
   private final boolean strict;
+  private final UnionMembers unions;
   private final Map<TablePlan, Map<String, FieldPlan>> byBsonName = new IdentityHashMap<>();
 
   /** How many tables the document being mapped nests around the current one. */
@@ -59,6 +65,7 @@ final class ExpectedRecords {
   ExpectedRecords(SchemaPlan plan, boolean strict) {
     this.plan = Objects.requireNonNull(plan, "plan");
     this.strict = strict;
+    this.unions = new UnionMembers(plan);
   }
 
   /** The document's {@code _id}; null when it has none or the driver cannot read it. */
@@ -107,14 +114,17 @@ final class ExpectedRecords {
     }
   }
 
-  /** A table's fields by BSON name: a struct's all, a table's but the deprecated ones. */
+  /**
+   * A table's fields by BSON name: a struct's all, a table's but the deprecated ones and unions'
+   * type fields, which are written with their union and read from nothing.
+   */
   private Map<String, FieldPlan> fields(TablePlan t) {
     return byBsonName.computeIfAbsent(
         t,
         table -> {
           Map<String, FieldPlan> fields = new HashMap<>();
           for (FieldPlan f : table.fields()) {
-            if (table.struct() || !f.deprecated()) {
+            if (table.struct() || !f.deprecated() && !f.unionType()) {
               fields.put(f.bsonName(), f);
             }
           }
@@ -123,16 +133,21 @@ final class ExpectedRecords {
   }
 
   private Map<String, Object> table(TablePlan t, BsonDocument doc, String path) {
-    // the record nests at depth 0, below the shard's root table
-    if (depth + 2 > MAX_DEPTH) {
-      throw new NotFit(path, "tables nested deeper than FlatBuffers readers allow");
-    }
-    depth++;
+    enter(path);
     try {
       return tableAtDepth(t, doc, path);
     } finally {
       depth--;
     }
+  }
+
+  /** One table deeper; refuses a table nested deeper than readers allow. */
+  private void enter(String path) {
+    // the record nests at depth 0, below the shard's root table
+    if (depth + 2 > MAX_DEPTH) {
+      throw new NotFit(path, "tables nested deeper than FlatBuffers readers allow");
+    }
+    depth++;
   }
 
   private Map<String, Object> tableAtDepth(TablePlan t, BsonDocument doc, String path) {
@@ -145,18 +160,82 @@ final class ExpectedRecords {
     }
     Map<String, Object> values = new LinkedHashMap<>();
     for (FieldPlan f : t.fields()) {
-      if (f.deprecated()) {
-        continue;
+      if (!f.deprecated() && !f.unionType()) {
+        put(t, values, f, doc.get(f.bsonName()), join(path, f.bsonName()));
       }
-      BsonValue v = doc.get(f.bsonName());
-      String p = join(path, f.bsonName());
-      Object value = v == null || v.isNull() ? null : value(f, f.kind(), v, p);
-      if (value == null && f.required()) {
-        throw new NotFit(p, "required, and missing or null");
-      }
-      values.put(f.name(), value == null ? ExpectedScalars.absent(f) : value);
     }
     return values;
+  }
+
+  /**
+   * Field {@code f} of table {@code t}, given {@code v} (null when missing), into {@code values};
+   * for a union, its type field too.
+   */
+  private void put(TablePlan t, Map<String, Object> values, FieldPlan f, BsonValue v, String p) {
+    Object value;
+    long member = 0;
+    if (v == null || v.isNull()) {
+      value = null;
+    } else if (f.kind() == FieldKind.UNION) {
+      EnumPlan u = plan.enums().get(f.enumIndex());
+      member = unions.member(u, v.getBsonType());
+      if (member == 0) {
+        throw new NotFit(
+            p, "no member of union " + u.name() + " takes a " + v.getBsonType().name());
+      }
+      value = wrapper(plan.tables().get(u.members().get((int) member)), v, p);
+    } else {
+      value = value(f, f.kind(), v, p);
+    }
+    if (value == null && f.required()) {
+      throw new NotFit(p, "required, and missing or null");
+    }
+    if (f.kind() == FieldKind.UNION) {
+      values.put(t.fields().get(f.id() - 1).name(), member);
+    }
+    values.put(f.name(), value == null ? ExpectedScalars.absent(f) : value);
+  }
+
+  /**
+   * The {@code (wrapper)} table {@code w} holding {@code v} (a null: its value absent) in its one
+   * field, at the path of what holds it.
+   */
+  private Map<String, Object> wrapper(TablePlan w, BsonValue v, String path) {
+    enter(path);
+    try {
+      Map<String, Object> values = new LinkedHashMap<>();
+      put(w, values, w.wrapped(), v, path);
+      return values;
+    } finally {
+      depth--;
+    }
+  }
+
+  /** A {@code (map)}: one entry table per field of the document, sorted by key. */
+  private List<Object> map(FieldPlan f, BsonValue v, String path) {
+    if (!v.isDocument()) {
+      throw new NotFit(path, "expected a document (map)");
+    }
+    TablePlan entry = plan.tables().get(f.typeIndex());
+    FieldPlan key = entry.key();
+    List<Object> out = new ArrayList<>();
+    for (Map.Entry<String, BsonValue> e : v.asDocument().entrySet()) {
+      String p = join(path, e.getKey());
+      enter(p);
+      try {
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put(key.name(), e.getKey());
+        put(entry, values, entry.mapValue(), e.getValue(), p);
+        out.add(values);
+      } finally {
+        depth--;
+      }
+    }
+    out.sort(
+        (x, y) ->
+            ExpectedScalars.compareKeys(
+                key, ((Map<?, ?>) x).get(key.name()), ((Map<?, ?>) y).get(key.name())));
+    return out;
   }
 
   private Map<String, Object> struct(TablePlan st, BsonValue v, String path) {
@@ -191,12 +270,16 @@ final class ExpectedRecords {
       case STRING -> ExpectedScalars.string(v, path);
       case STRUCT -> struct(plan.tables().get(f.typeIndex()), v, path);
       case TABLE -> {
+        TablePlan t = plan.tables().get(f.typeIndex());
+        if (t.wrapper()) {
+          yield wrapper(t, v, path);
+        }
         if (!v.isDocument()) {
           throw new NotFit(path, "expected a document");
         }
-        yield table(plan.tables().get(f.typeIndex()), v.asDocument(), path);
+        yield table(t, v.asDocument(), path);
       }
-      case VECTOR -> vector(f, v, path);
+      case VECTOR -> f.map() ? map(f, v, path) : vector(f, v, path);
       default ->
           ExpectedScalars.integer(
               kind, f.enumIndex() < 0 ? null : plan.enums().get(f.enumIndex()), v, path);
@@ -220,7 +303,7 @@ final class ExpectedRecords {
     for (int i = 0; i < array.size(); i++) {
       BsonValue e = array.get(i);
       String p = path + "[" + i + "]";
-      if (e.isNull()) {
+      if (e.isNull() && !wrappers(f)) {
         throw new NotFit(p, "null in a vector");
       }
       out.add(value(f, f.element(), e, p));
@@ -236,6 +319,11 @@ final class ExpectedRecords {
                   key, ((Map<?, ?>) x).get(key.name()), ((Map<?, ?>) y).get(key.name())));
     }
     return out;
+  }
+
+  /** Whether vector {@code f}'s elements are {@code (wrapper)} tables, which hold a null too. */
+  private boolean wrappers(FieldPlan f) {
+    return f.element() == FieldKind.TABLE && plan.tables().get(f.typeIndex()).wrapper();
   }
 
   /** A field's path: {@code name} below {@code path}, or {@code name} at the top. */

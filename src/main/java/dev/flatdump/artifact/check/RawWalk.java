@@ -4,6 +4,7 @@ import static dev.flatdump.artifact.check.ExpectedRecords.join;
 
 import dev.flatdump.artifact.check.ExpectedRecords.NotFit;
 import dev.flatdump.encode.engine.Utf8;
+import dev.flatdump.encode.plan.EnumPlan;
 import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
@@ -21,14 +22,17 @@ import org.bson.BsonType;
  * document hides from {@link ExpectedRecords}: it keeps one value per name and turns bytes that are
  * not UTF-8 into U+FFFD. Every field at every depth is read: a field of the schema given twice in
  * one table or struct, or a string value that is not UTF-8 (skipped ones too; a field name is not a
- * value, and an unknown one is only counted), refuses the document ({@link NotFit}); what the
- * driver cannot read throws the driver's exception. One instance per document; not thread-safe.
+ * value, and an unknown one is only counted), refuses the document ({@link NotFit}); so does a key
+ * of a {@code (map)} given twice or not UTF-8, as a key is a value. A {@code (wrapper)}'s value is
+ * walked as its one field's, a union's as its member's ({@link UnionMembers}). What the driver
+ * cannot read throws the driver's exception. One instance per document; not thread-safe.
  */
 final class RawWalk {
   private final SchemaPlan plan;
   private final Function<TablePlan, Map<String, FieldPlan>> fields;
   private final ByteBuffer bytes;
   private final BsonBinaryReader reader;
+  private final UnionMembers unions;
 
   /**
    * @param fields a table's fields by BSON name
@@ -45,6 +49,7 @@ final class RawWalk {
     this.fields = fields;
     this.bytes = bytes;
     this.reader = reader;
+    this.unions = new UnionMembers(plan);
   }
 
   /** The document at the reader's place; {@code t} is its table, or null where none is. */
@@ -78,8 +83,28 @@ final class RawWalk {
         (kind == FieldKind.TABLE || kind == FieldKind.STRUCT) && vector == element
             ? plan.tables().get(f.typeIndex())
             : null;
+    if (kind == FieldKind.UNION) { // its member's wrapper, or nothing when no member takes it
+      EnumPlan u = plan.enums().get(f.enumIndex());
+      int member = unions.member(u, reader.getCurrentBsonType());
+      sub = member == 0 ? null : plan.tables().get(u.members().get(member));
+      if (sub == null) {
+        value(null, false, path);
+        return;
+      }
+    }
+    if (sub != null && sub.wrapper()) {
+      value(sub.wrapped(), false, path);
+      return;
+    }
+    boolean map = vector && !element && f.map();
     switch (reader.getCurrentBsonType()) {
-      case DOCUMENT -> document(sub, path);
+      case DOCUMENT -> {
+        if (map) {
+          map(f, path);
+        } else {
+          document(sub, path);
+        }
+      }
       case ARRAY -> {
         reader.readStartArray();
         for (int i = 0; reader.readBsonType() != BsonType.END_OF_DOCUMENT; i++) {
@@ -101,6 +126,34 @@ final class RawWalk {
       case BOOLEAN -> reader.readBoolean(); // a byte but 0 or 1 is malformed, skipped or not
       default -> reader.skipValue();
     }
+  }
+
+  /**
+   * The document of {@code (map)} {@code f} at the reader's place: each name a key, UTF-8 and given
+   * once; each value the entry's value.
+   */
+  private void map(FieldPlan f, String path) {
+    FieldPlan value = plan.tables().get(f.typeIndex()).mapValue();
+    Set<String> seen = new HashSet<>();
+    reader.readStartDocument();
+    while (true) {
+      int at = reader.getBsonInput().getPosition(); // the type byte, then the name
+      if (reader.readBsonType() == BsonType.END_OF_DOCUMENT) {
+        break;
+      }
+      String name = reader.readName();
+      String p = join(path, name);
+      int end = at + 1;
+      while (bytes.get(end) != 0) {
+        end++;
+      }
+      requireUtf8(at + 1, end - at - 1, p);
+      if (!seen.add(name)) {
+        throw new NotFit(p, "the key appears twice in the map");
+      }
+      value(value, false, p);
+    }
+    reader.readEndDocument();
   }
 
   private void requireUtf8(int start, int length, String path) {

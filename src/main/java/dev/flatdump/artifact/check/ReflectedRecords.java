@@ -22,8 +22,10 @@ import java.util.Map;
  * (an unsigned one zero-extended, a {@code ulong} as its bits), a {@code Boolean}, a {@link
  * SchemaExportVerifier.Real} for a float or double (a float widened), a {@code String}, a {@code
  * Map} for a table or struct, a {@code List} for a vector; a field left out reads as its default
- * (null for an optional scalar and for what is not a scalar). Deprecated fields are left out. The
- * shard must have passed {@link SchemaVerifier}. Not thread-safe.
+ * (null for an optional scalar and for what is not a scalar). A union's type field ({@code x_type})
+ * is a {@code Long}, its value the {@code Map} of the member table the type names, found through
+ * the binary schema's union enum. Deprecated fields are left out. The shard must have passed {@link
+ * SchemaVerifier}. Not thread-safe.
  */
 final class ReflectedRecords {
 
@@ -34,6 +36,7 @@ final class ReflectedRecords {
   private static final byte STRING = 13;
   private static final byte VECTOR = 14;
   private static final byte OBJ = 15;
+  private static final byte UNION = 16;
 
   /** Each base type's size inline, by {@code reflection.fbs}'s numbering; 4 for an offset. */
   private static final int[] SIZES = {0, 1, 1, 1, 1, 2, 2, 4, 4, 8, 8, 4, 8, 4, 4, 4};
@@ -89,9 +92,35 @@ final class ReflectedRecords {
         continue;
       }
       int p = RecordsBuffer.fieldPosition(bb, table, f.offset());
-      values.put(f.name(), p == 0 ? absent(f) : value(bb, f.type(), f.type().baseType(), p));
+      if (p != 0 && f.type().baseType() == UNION) {
+        values.put(f.name(), union(bb, o, f, table, p + bb.getInt(p)));
+      } else {
+        values.put(f.name(), p == 0 ? absent(f) : value(bb, f.type(), f.type().baseType(), p));
+      }
     }
     return values;
+  }
+
+  /**
+   * Union field {@code f} of the table at {@code table}, whose value is at {@code at}: the member
+   * table its type field (the id before it) names.
+   */
+  private Map<String, java.lang.Object> union(ByteBuffer bb, Object o, Field f, int table, int at) {
+    int member = 0;
+    for (int i = 0; i < o.fieldsLength(); i++) {
+      if (o.fields(i).id() == f.id() - 1) {
+        int p = RecordsBuffer.fieldPosition(bb, table, o.fields(i).offset());
+        member = p == 0 ? 0 : bb.get(p) & 0xff;
+      }
+    }
+    dev.flatdump.encode.plan.bfbs.Enum u = schema.enums(f.type().index());
+    for (int v = 0; v < u.valuesLength(); v++) {
+      if (u.values(v).value() == member && member != 0) {
+        return table(bb, schema.objects(u.values(v).unionType().index()), at);
+      }
+    }
+    throw new ArtifactException(
+        f.name() + ": a union's value, but its type " + member + " names no member");
   }
 
   private Map<String, java.lang.Object> struct(ByteBuffer bb, Object o, int at) {
@@ -107,7 +136,7 @@ final class ReflectedRecords {
     return switch (base) {
       case BOOL -> bb.get(p) != 0;
       case 3 -> (long) bb.get(p);
-      case 4 -> (long) (bb.get(p) & 0xff);
+      case 1, 4 -> (long) (bb.get(p) & 0xff); // a union's type is a ubyte
       case 5 -> (long) bb.getShort(p);
       case 6 -> (long) (bb.getShort(p) & 0xffff);
       case 7 -> (long) bb.getInt(p);

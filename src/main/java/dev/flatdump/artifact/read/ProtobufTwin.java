@@ -32,7 +32,18 @@ import java.util.TreeMap;
  * themselves; byte, short and int are int32; ubyte, ushort and uint uint32; long int64; ulong
  * uint64. An enum is a protobuf enum with the same numbers, nested in a message of its name (so
  * that value names of two enums never collide), with a synthetic {@code NAME_UNSPECIFIED = 0} first
- * when it declares no 0; an enum with a value outside int32 is its integer instead. Static.
+ * when it declares no 0; an enum with a value outside int32 is its integer instead.
+ *
+ * <p>The shapes of {@code docs/mapping.md}: a {@code (wrapper)} is a message of its one field, as
+ * any table. A union {@code x} is a {@code oneof x} of one message field per member, named {@code
+ * x_Member}; the oneof's case says the member, so the type field {@code x_type} has no twin. The
+ * first member takes {@code x_type}'s number, the second {@code x}'s, the others numbers after the
+ * table's last, so that a union of two members costs no more numbers than FlatBuffers' two ids. A
+ * {@code (map)} stays the {@code repeated} message of its entry table, not a protobuf {@code
+ * map<string, V>}: on the wire a map is exactly a repeated message of key 1 and value 2, which the
+ * entry table {@code { key: string (key); value: T; }} already is, and the entry keeps what a
+ * protobuf map cannot: a value that is a vector or a union, entries in the export's key order
+ * (protobuf's serializers may write a map in any order) and any ids the schema gives. Static.
  */
 public final class ProtobufTwin {
 
@@ -73,7 +84,7 @@ public final class ProtobufTwin {
       }
     }
     for (int i = 0; i < tables.size(); i++) {
-      file.addMessageType(message(tables.get(i), messages[i], messages, enums));
+      file.addMessageType(message(plan, tables.get(i), messages[i], messages, enums));
     }
     try {
       return FileDescriptor.buildFrom(file.build(), new FileDescriptor[0]);
@@ -84,14 +95,20 @@ public final class ProtobufTwin {
   }
 
   private static DescriptorProto message(
-      TablePlan t, String name, String[] messages, String[] enums) {
+      SchemaPlan plan, TablePlan t, String name, String[] messages, String[] enums) {
     DescriptorProto.Builder m = DescriptorProto.newBuilder().setName(name);
     Set<String> names = new HashSet<>();
     for (FieldPlan f : t.fields()) {
       names.add(f.name());
     }
+    int after = t.fields().size() + 1; // the next number no field of the table has
+    for (FieldPlan f : t.fields()) { // real oneofs first: proto3's synthetic ones come after
+      if (!f.deprecated() && f.kind() == FieldKind.UNION) {
+        after = union(plan, t, f, m, names, messages, after);
+      }
+    }
     for (FieldPlan f : t.fields()) {
-      if (f.deprecated()) {
+      if (f.deprecated() || f.unionType() || f.kind() == FieldKind.UNION) {
         continue;
       }
       int number = f.id() + 1;
@@ -151,6 +168,56 @@ public final class ProtobufTwin {
       case STRING -> FieldDescriptorProto.Type.TYPE_STRING;
       default -> throw new IllegalStateException("not a scalar or a string: " + kind);
     };
+  }
+
+  /**
+   * Union {@code f} of table {@code t} as {@code oneof f} in {@code m}: one field per member, the
+   * first numbered as the type field, the second as the union, the others from {@code after}.
+   *
+   * @return the next number free after them
+   */
+  private static int union(
+      SchemaPlan plan,
+      TablePlan t,
+      FieldPlan f,
+      DescriptorProto.Builder m,
+      Set<String> names,
+      String[] messages,
+      int after) {
+    EnumPlan u = plan.enums().get(f.enumIndex());
+    int oneof = m.getOneofDeclCount();
+    m.addOneofDecl(OneofDescriptorProto.newBuilder().setName(f.name()));
+    int placed = 0;
+    for (int v = 1; v < u.members().size(); v++) {
+      int table = u.members().get(v);
+      if (table < 0) {
+        continue;
+      }
+      int number = placed == 0 ? f.id() : placed == 1 ? f.id() + 1 : after++;
+      placed++;
+      if (number >= 19_000 && number <= 19_999) {
+        throw new IllegalArgumentException(
+            t.path(f)
+                + ": member "
+                + u.nameOf(v)
+                + " would be protobuf field number "
+                + number
+                + ", which protobuf reserves (19000 to 19999)");
+      }
+      String member = f.name() + "_" + u.nameOf(v);
+      while (!names.add(member)) {
+        member = member + "_";
+      }
+      m.addField(
+          FieldDescriptorProto.newBuilder()
+              .setName(member)
+              .setNumber(number)
+              .setLabel(FieldDescriptorProto.Label.LABEL_OPTIONAL)
+              .setType(FieldDescriptorProto.Type.TYPE_MESSAGE)
+              .setTypeName("." + PACKAGE + "." + messages[table])
+              .setOneofIndex(oneof));
+    }
+    return after;
   }
 
   /** Whether every value of {@code e} is an int32, as a protobuf enum's numbers are. */

@@ -13,10 +13,13 @@ import java.nio.ByteOrder;
  * Reads the records of a shard of any schema through its {@link SchemaPlan}, as JSON text: a table
  * as an object of the fields its buffer holds, in id order; a struct with every field; an enum by
  * its name when it declares the value; a {@code ulong} unsigned; a non-finite float as the string
- * {@code "NaN"}, {@code "Infinity"} or {@code "-Infinity"}. {@link #withDefaults} also writes each
- * scalar field the buffer leaves out, as {@code flatc --json --defaults-json} does: its default
- * ({@code false}, {@code 0}, an enum's name), or {@code null} for an optional scalar. The buffer
- * must have passed a structural check: offsets are followed as they are. Stateless; thread-safe.
+ * {@code "NaN"}, {@code "Infinity"} or {@code "-Infinity"}; a union as flatc writes it, its type
+ * field ({@code x_type}) by the member's name, then its value as the member table ({@code
+ * (wrapper)} members as {@code {"value": ...}}); a {@code (map)} as the array of its entry tables
+ * ({@code {"key": ..., "value": ...}}) in key order. {@link #withDefaults} also writes each scalar
+ * field the buffer leaves out, as {@code flatc --json --defaults-json} does: its default ({@code
+ * false}, {@code 0}, an enum's name), or {@code null} for an optional scalar. The buffer must have
+ * passed a structural check: offsets are followed as they are. Stateless; thread-safe.
  */
 public final class RecordJson {
 
@@ -91,7 +94,9 @@ public final class RecordJson {
       first = false;
       string(f.name(), out);
       out.append(':');
-      if (p != 0) {
+      if (p != 0 && f.kind() == FieldKind.UNION) {
+        union(bb, t, f, table, p + bb.getInt(p), out);
+      } else if (p != 0) {
         value(bb, f, f.kind(), p, out);
       } else if (f.optional()) {
         out.append("null");
@@ -100,6 +105,22 @@ public final class RecordJson {
       }
     }
     out.append('}');
+  }
+
+  /**
+   * Union field {@code f} of the table at {@code table}, its value at {@code at}: the member table
+   * its type field (the id before it, written just before as the member's name) names.
+   */
+  private void union(
+      ByteBuffer bb, TablePlan t, FieldPlan f, int table, int at, StringBuilder out) {
+    int type = fieldPosition(bb, table, t.fields().get(f.id() - 1).slot());
+    int member = type == 0 ? 0 : bb.get(type) & 0xff;
+    EnumPlan u = plan.enums().get(f.enumIndex());
+    if (member >= u.members().size() || u.members().get(member) < 0) {
+      out.append("null"); // no member to read it as: check refuses such a buffer
+      return;
+    }
+    table(bb, plan.tables().get(u.members().get(member)), at, out);
   }
 
   private void struct(ByteBuffer bb, TablePlan st, int at, StringBuilder out) {

@@ -4,6 +4,7 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
+import com.google.protobuf.Descriptors.OneofDescriptor;
 import dev.flatdump.encode.engine.RecordsBuffer;
 import dev.flatdump.encode.plan.EnumPlan;
 import dev.flatdump.encode.plan.FieldKind;
@@ -30,7 +31,9 @@ import java.util.Set;
  * export is that root message, written one record at a time, byte for byte as protobuf's own
  * serializer writes it: fields in number order, proto3 defaults left out, repeated numbers packed.
  * The mapping is checked once, when built: a field with no twin, or whose values its twin cannot
- * hold, refuses the schema. Not thread-safe: it reuses its buffers.
+ * hold, refuses the schema. A union is written as the field of its member in a {@code oneof} of its
+ * name ({@link ProtobufTwin}), a {@code (wrapper)} and a {@code (map)}'s entries as the tables they
+ * are. Not thread-safe: it reuses its buffers.
  */
 public final class RecordProtobuf {
 
@@ -127,7 +130,12 @@ public final class RecordProtobuf {
     for (Field f : m.fields) {
       FieldPlan fp = f.fb;
       int p = m.struct ? at + fp.slot() : RecordsBuffer.fieldPosition(bb, at, fp.slot());
-      if (fp.kind() == FieldKind.VECTOR) {
+      if (f.member > 0) { // one member of a union: written when the type field names it
+        int type = p == 0 ? 0 : RecordsBuffer.fieldPosition(bb, at, f.typeSlot);
+        if (type != 0 && (bb.get(type) & 0xff) == f.member) {
+          nested(bb, f, p + bb.getInt(p), depth);
+        }
+      } else if (fp.kind() == FieldKind.VECTOR) {
         if (p != 0) {
           vector(bb, f, p + bb.getInt(p), depth);
         }
@@ -278,10 +286,14 @@ public final class RecordProtobuf {
     compiled.put(key, m);
     List<Field> fields = new ArrayList<>();
     for (FieldPlan f : t.fields()) {
-      if (f.deprecated()) {
-        continue;
+      if (f.deprecated() || f.unionType()) {
+        continue; // a union's type is its oneof's case
       }
       String where = path + "." + f.name();
+      if (f.kind() == FieldKind.UNION) {
+        members(plan, t, f, d, compiled, where, fields);
+        continue;
+      }
       FieldDescriptor pb = d.findFieldByName(f.name());
       if (pb == null) {
         throw new IllegalArgumentException(
@@ -292,6 +304,63 @@ public final class RecordProtobuf {
     fields.sort(Comparator.comparingInt(x -> x.number));
     m.fields = fields.toArray(Field[]::new);
     return m;
+  }
+
+  /**
+   * Union {@code f}'s members onto the fields of {@code oneof f} of {@code d}, each the field named
+   * {@code f_Member} (as {@link ProtobufTwin} names it), or else the one whose name is the member's
+   * in any case, with or without underscores.
+   */
+  private static void members(
+      SchemaPlan plan,
+      TablePlan t,
+      FieldPlan f,
+      Descriptor d,
+      Map<String, Message> compiled,
+      String at,
+      List<Field> fields) {
+    OneofDescriptor oneof =
+        d.getOneofs().stream()
+            .filter(o -> o.getName().equals(f.name()))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        at
+                            + ": protobuf message "
+                            + d.getFullName()
+                            + " has no oneof "
+                            + f.name()));
+    EnumPlan u = plan.enums().get(f.enumIndex());
+    int typeSlot = t.fields().get(f.id() - 1).slot();
+    for (int v = 1; v < u.members().size(); v++) {
+      if (u.members().get(v) < 0) {
+        continue;
+      }
+      String name = u.nameOf(v);
+      FieldDescriptor pb = null;
+      for (FieldDescriptor c : oneof.getFields()) {
+        if (c.getName().equals(f.name() + "_" + name)) {
+          pb = c;
+        }
+      }
+      for (FieldDescriptor c : oneof.getFields()) {
+        if (pb == null && squashed(c.getName()).equals(squashed(name))) {
+          pb = c;
+        }
+      }
+      if (pb == null || pb.getType() != FieldDescriptor.Type.MESSAGE) {
+        throw new IllegalArgumentException(
+            at + ": oneof " + oneof.getFullName() + " has no message field for member " + name);
+      }
+      Message member =
+          compile(plan, u.members().get(v), pb.getMessageType(), compiled, at + "." + name);
+      fields.add(new Field(f, pb, member, null, v, typeSlot));
+    }
+  }
+
+  private static String squashed(String name) {
+    return name.replace("_", "").toLowerCase(java.util.Locale.ROOT);
   }
 
   private static Field field(
@@ -439,12 +508,30 @@ public final class RecordProtobuf {
     final Message message;
     final Map<Long, Integer> enumNumbers;
 
+    /** For a member of a union: its value in the union's type field, else 0. */
+    final int member;
+
+    /** For a member of a union: the vtable slot of the union's type field. */
+    final int typeSlot;
+
     Field(FieldPlan fb, FieldDescriptor pb, Message message, Map<Long, Integer> enumNumbers) {
+      this(fb, pb, message, enumNumbers, 0, 0);
+    }
+
+    Field(
+        FieldPlan fb,
+        FieldDescriptor pb,
+        Message message,
+        Map<Long, Integer> enumNumbers,
+        int member,
+        int typeSlot) {
       this.fb = fb;
       this.pb = pb;
       this.number = pb.getNumber();
       this.message = message;
       this.enumNumbers = enumNumbers;
+      this.member = member;
+      this.typeSlot = typeSlot;
     }
   }
 

@@ -124,4 +124,50 @@ class DedupAuditTest {
     assertThat(count(audit, "Attr").duplicates()).isEqualTo(shared(all, "Attr")).isPositive();
     assertThat(count(audit, "Attr").objects()).isEqualTo(120);
   }
+
+  /** A union's member tables are found through its type field, as the engine shares them. */
+  @Test
+  void countsTheMembersOfUnionsAndTheEntriesOfMaps() throws Exception {
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir,
+            """
+            attribute "map";
+            attribute "wrapper";
+            table S (wrapper) { value: string; }
+            table L (wrapper) { value: long; }
+            union U { S, L }
+            table E { key: string (key); value: int; }
+            table R { u: U; m: [E] (map); }
+            table Root { rs: [R]; }
+            root_type Root;
+            """);
+    List<byte[]> docs = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      docs.add(
+          bson(
+              "{\"u\": "
+                  + (i % 2 == 0 ? "\"s" + (i % 4) + "\"" : "{\"$numberLong\": \"7\"}")
+                  + ", \"m\": {\"a\": "
+                  + (i % 3)
+                  + "}}"));
+    }
+    Sharing all = new Sharing(fx.plan, Sharing.Kinds.parse("strings,tables"));
+    fx.encode(new RecordEncoder(fx.plan, all, false), docs);
+    ByteBuffer stringsOnly =
+        fx.encode(
+            new RecordEncoder(fx.plan, new Sharing(fx.plan, Sharing.Kinds.parse("strings")), false),
+            docs);
+
+    List<DedupAudit.Count> audit = DedupAudit.audit(fx.plan, stringsOnly);
+
+    assertThat(count(audit, "S").objects()).isEqualTo(6);
+    assertThat(count(audit, "S").duplicates()).isEqualTo(shared(all, "S")).isEqualTo(4);
+    assertThat(count(audit, "L").duplicates()).isEqualTo(shared(all, "L")).isEqualTo(5);
+    assertThat(count(audit, "E").duplicates()).isEqualTo(shared(all, "E")).isEqualTo(9);
+    assertThat(count(audit, "R").duplicates()).isEqualTo(shared(all, "R"));
+    Sharing again = new Sharing(fx.plan, Sharing.Kinds.ALL);
+    assertThat(DedupAudit.audit(fx.plan, fx.encode(new RecordEncoder(fx.plan, again, false), docs)))
+        .allSatisfy(c -> assertThat(c.duplicates()).as(c.kind()).isZero());
+  }
 }

@@ -105,6 +105,151 @@ class SchemaExportVerifierTest {
         org.bson.BsonArray.parse("[\"a\", null]"));
   }
 
+  /** Maps, unions (of wrappers) and wrappers, each field taking every value of {@link #values}. */
+  private static final String SHAPES =
+      """
+      attribute "map";
+      attribute "wrapper";
+      enum Color : byte { Red = 1, Green = 2 }
+      struct Point { x: int; y: double; }
+      table Sub { s: string; }
+      table UStr (wrapper) { value: string; }
+      table ULong (wrapper) { value: long; }
+      table UFloat (wrapper) { value: float; }
+      table UShort (wrapper) { value: short; }
+      table UPoint (wrapper) { value: Point; }
+      table UBytes (wrapper) { value: [ubyte]; }
+      table UColor (wrapper) { value: Color = Red; }
+      union U1 { UStr, ULong, UFloat, UShort, UPoint, UBytes, UColor }
+      table UBool (wrapper) { value: bool; }
+      table UDouble (wrapper) { value: double; }
+      table UInt (wrapper) { value: int; }
+      table UMap (wrapper) { value: [IntEntry] (map); }
+      table UStrs (wrapper) { value: [string]; }
+      table USub (wrapper) { value: Sub; }
+      table UTime (wrapper) { value: ulong; }
+      union U2 { UBool, UDouble, UInt, UMap, UStrs, USub, UTime }
+      table IntEntry { key: string (key); value: int; }
+      table SubEntry { key: string (key); value: Sub; }
+      table WInt (wrapper) { value: int; }
+      table Ring (wrapper) { value: [double]; }
+      table Item (wrapper) { value: U2; }
+      table R {
+        u: U1; v: U2; m: [IntEntry] (map); mt: [SubEntry] (map); w: WInt; ws: [WInt];
+        rings: [Ring]; items: [Item];
+      }
+      table Root { rs: [R]; }
+      root_type Root;
+      """;
+
+  private static final List<String> SHAPE_FIELDS =
+      List.of("u", "v", "m", "mt", "w", "ws", "rings", "items");
+
+  /** Values for the shapes besides {@link #values}: maps, arrays of arrays, nulls in arrays. */
+  private static List<BsonValue> shapeValues() {
+    List<BsonValue> more = new ArrayList<>(values());
+    more.addAll(
+        List.of(
+            BsonDocument.parse("{\"b\": 1, \"a\": 2, \"é\": 3, \"e\": null}"),
+            BsonDocument.parse("{\"a\": {\"s\": \"x\"}, \"b\": null, \"c\": {}}"),
+            BsonDocument.parse("{\"a\": 1.5}"),
+            BsonDocument.parse("{}"),
+            org.bson.BsonArray.parse("[[1.5, 2.5], [], null, [3]]"),
+            org.bson.BsonArray.parse("[1, null, 3]"),
+            org.bson.BsonArray.parse("[true, 2.5, 7, {\"a\": 1}, [\"s\"], null, {\"s\": 1}]"),
+            org.bson.BsonArray.parse("[[1, \"a\"]]"),
+            org.bson.BsonArray.parse("[]")));
+    return more;
+  }
+
+  @Test
+  void agreesWithTheEngineOnMapsUnionsAndWrappers() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, SHAPES);
+    List<BsonDocument> docs = new ArrayList<>();
+    int id = 0;
+    for (String field : SHAPE_FIELDS) {
+      for (BsonValue v : shapeValues()) {
+        docs.add(new BsonDocument("_id", new BsonInt32(id++)).append(field, v));
+      }
+    }
+    docs.add(
+        raw(
+            id++,
+            w -> { // a map's key twice
+              w.writeStartDocument("m");
+              w.writeInt32("a", 1);
+              w.writeInt32("a", 2);
+              w.writeEndDocument();
+            }));
+    docs.add(
+        raw(
+            id++,
+            w -> { // a field twice in a union member's struct
+              w.writeStartDocument("u");
+              w.writeInt32("x", 1);
+              w.writeInt32("x", 2);
+              w.writeDouble("y", 0.5);
+              w.writeEndDocument();
+            }));
+    docs.add(
+        badByte(
+            raw(
+                id++,
+                w -> { // a map's key that is not UTF-8
+                  w.writeStartDocument("m");
+                  w.writeInt32("qq", 1);
+                  w.writeEndDocument();
+                }),
+            "qq"));
+    docs.add(raw(id++, w -> w.writeInt32("u_type", 1))); // a union's type is no BSON field
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = export(fx, docs, rejects);
+    assertThat(SchemaVerifier.verify(fx.plan, shard).error()).isNull();
+
+    SchemaExportVerifier.Result result =
+        new SchemaExportVerifier(fx.plan, fx.binarySchema(), false, 50)
+            .verify(docs.iterator(), List.of(shard), rejects);
+
+    assertThat(result.differences()).isEmpty();
+    assertThat(result.compared()).isEqualTo(docs.size());
+    long rejected = Files.readAllLines(rejects).size();
+    assertThat(rejected).as("some of each").isBetween(50L, docs.size() - 50L);
+    assertThat(Files.readString(rejects))
+        .contains("\"_id\": " + (id - 4) + ", \"field\": \"m.a\"")
+        .contains("\"_id\": " + (id - 3) + ", \"field\": \"u.x\"");
+    assertThat(DedupAudit.audit(fx.plan, shard)).isNotEmpty();
+  }
+
+  /**
+   * A record whose union holds another member than the source's value takes, or a map read with
+   * another value, is a difference: the oracle does not take the record's word for the member.
+   */
+  @Test
+  void findsAUnionMemberOrAMapValueThatChanged() throws Exception {
+    SchemaFixtures fx = new SchemaFixtures(dir, SHAPES);
+    List<BsonDocument> docs =
+        new ArrayList<>(
+            List.of(
+                BsonDocument.parse("{\"_id\": 1, \"u\": \"text\", \"m\": {\"a\": 1}}"),
+                BsonDocument.parse("{\"_id\": 2, \"ws\": [1, null, 3]}")));
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = export(fx, docs, rejects);
+    docs.set(
+        0, BsonDocument.parse("{\"_id\": 1, \"u\": {\"$numberLong\": \"5\"}, \"m\": {\"a\": 2}}"));
+    docs.set(1, BsonDocument.parse("{\"_id\": 2, \"ws\": [1, 2, 3]}"));
+
+    SchemaExportVerifier.Result result =
+        new SchemaExportVerifier(fx.plan, fx.binarySchema(), false, 50)
+            .verify(docs.iterator(), List.of(shard), rejects);
+
+    assertThat(result.differences())
+        .containsExactlyInAnyOrder(
+            "_id 1 (record 0): u_type is 1 in the artifact, 2 in MongoDB",
+            "_id 1 (record 0): u.value is text in the artifact, 5 in MongoDB",
+            "_id 1 (record 0): m[0].value is 1 in the artifact, 2 in MongoDB",
+            "_id 2 (record 1): ws[1].value is 0 in the artifact, 2 in MongoDB");
+  }
+
   /** Every field × every value, one document each, with an int _id in order. */
   private static List<BsonDocument> documents() {
     List<BsonDocument> docs = new ArrayList<>();

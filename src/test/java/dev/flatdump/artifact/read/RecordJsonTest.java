@@ -82,4 +82,76 @@ class RecordJsonTest {
     assertThat(SchemaFixtures.json(new RecordJson(fx.plan).record(buffer, 0)))
         .isEqualTo(fx.flatcRecords(buffer).get(0));
   }
+
+  /** The shapes of {@code ShapesRulesTest}: maps, unions, wrappers and arrays of arrays. */
+  private static final String SHAPES =
+      """
+      attribute "bson";
+      attribute "map";
+      attribute "wrapper";
+      table CreatedAtString (wrapper) { value: string; }
+      table CreatedAtLong (wrapper) { value: long; }
+      table CreatedAtDouble (wrapper) { value: double; }
+      table CreatedAtDoc (wrapper) { value: Point; }
+      union CreatedAt { CreatedAtString, CreatedAtLong, CreatedAtDouble, CreatedAtDoc }
+      table Point { x: int; y: int; }
+      table Currency { name: string; symbol: string; }
+      table CurrenciesEntry { key: string (key); value: Currency; }
+      table NamesEntry { key: string (key); value: string; }
+      table Ring (wrapper) { value: [double]; }
+      table Polygon (wrapper) { value: [Ring]; }
+      table Item (wrapper) { value: CreatedAt; }
+      table Rec {
+        id: int (bson: "_id");
+        created_at: CreatedAt;
+        names: [NamesEntry] (map);
+        currencies: [CurrenciesEntry] (map);
+        rings: [Ring];
+        polygons: [Polygon];
+        items: [Item];
+        maybe: [Ring];
+      }
+      table Root { records: [Rec]; }
+      root_type Root;
+      """;
+
+  @Test
+  void writesUnionsMapsAndWrappersAsFlatcDoes() throws Exception {
+    fx = new SchemaFixtures(dir, SHAPES);
+    buffer =
+        fx.encode(
+            new RecordEncoder(fx.plan, false),
+            java.util.stream.Stream.of(
+                    """
+                    {"_id": 1, "created_at": "2020-01-01T00:00:00Z",
+                     "names": {"fra": "France", "eng": "England"},
+                     "currencies": {"EUR": {"name": "Euro", "symbol": "€"}, "CHF": {}},
+                     "rings": [[1.5, 2.5], [], [3.0]],
+                     "polygons": [[[0.0, 0.0], [1.0, 1.0]], [[2.0]]],
+                     "items": ["a", 7, 1.25, null, {"x": 1, "y": 2}],
+                     "maybe": [[1.0], null]}
+                    """,
+                    "{\"_id\": 2, \"created_at\": {\"$numberLong\": \"5\"}, \"names\": {}}",
+                    "{\"_id\": 3, \"created_at\": {\"x\": 5}}",
+                    "{\"_id\": 4}")
+                .map(SchemaFixtures::bson)
+                .toList());
+    Path bin = dir.resolve("shapes.bin");
+    ByteBuffer b = buffer.duplicate();
+    byte[] bytes = new byte[b.remaining()];
+    b.get(bytes);
+    Files.write(bin, bytes);
+    JsonNode flatc = SchemaFixtures.flatcJson(fx.fbs, bin, "--raw-binary", "--defaults-json");
+    JsonNode flatcRecords = flatc.get("records");
+    RecordJson json = RecordJson.withDefaults(fx.plan);
+
+    assertThat(json.count(buffer)).isEqualTo(flatcRecords.size()).isEqualTo(4);
+    for (int i = 0; i < 4; i++) {
+      assertThat(SchemaFixtures.json(json.record(buffer, i))).isEqualTo(flatcRecords.get(i));
+    }
+    assertThat(json.record(buffer, 1))
+        .startsWith("{\"id\":2,\"created_at_type\":\"CreatedAtLong\",\"created_at\":{\"value\":5}");
+    assertThat(SchemaFixtures.json(new RecordJson(fx.plan).record(buffer, 0)))
+        .isEqualTo(fx.flatcRecords(buffer).get(0));
+  }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
 import dev.flatdump.artifact.SchemaFiles;
@@ -192,6 +193,69 @@ class RecordProtobufTest {
       assertThat(get(b, "kind").toString()).as("the default").isEqualTo("Region");
       assertThat(b.hasField(b.getDescriptorForType().findFieldByName("pop"))).isFalse();
       assertThat(b.hasField(b.getDescriptorForType().findFieldByName("at"))).isFalse();
+    }
+
+    /**
+     * A union is a oneof of its members' messages (the first numbered as its type field, the second
+     * as itself, the third after the table's last field), a map the repeated message of its entry
+     * table, a wrapper a message of one field; protobuf parses the bytes and writes them back the
+     * same, whichever member each record holds.
+     */
+    @Test
+    void writeUnionsAsOneofsMapsAsRepeatedEntriesAndWrappersAsMessages() throws Exception {
+      SchemaPlan plan =
+          plan(
+              """
+              attribute "map";
+              attribute "wrapper";
+              table S (wrapper) { value: string; }
+              table L (wrapper) { value: long; }
+              table P (wrapper) { value: Point; }
+              table Point { x: int; y: int; }
+              union U { S, L, P }
+              table E { key: string (key); value: [double]; }
+              table Ring (wrapper) { value: [double]; }
+              table Item (wrapper) { value: U; }
+              table R { n: int = null; u: U; m: [E] (map); rings: [Ring]; items: [Item]; z: int; }
+              table Root { rs: [R]; }
+              root_type Root;
+              """);
+      Descriptor r = ProtobufTwin.of(plan).findMessageTypeByName("R");
+      assertThat(r.getOneofs().get(0).getName()).isEqualTo("u");
+      assertThat(r.getOneofs().get(0).getFields())
+          .extracting(FieldDescriptor::getName, FieldDescriptor::getNumber)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple("u_S", 2),
+              org.assertj.core.groups.Tuple.tuple("u_L", 3),
+              org.assertj.core.groups.Tuple.tuple("u_P", 8));
+      ByteBuffer shard =
+          shard(
+              plan,
+              "{\"n\": 1, \"u\": \"a\", \"m\": {\"k2\": [1.5], \"k1\": []}, \"z\": 9,"
+                  + " \"rings\": [[1.0], null], \"items\": [7, {\"x\": 1}, null, \"s\"]}",
+              "{\"u\": {\"$numberLong\": \"5\"}, \"z\": 1}",
+              "{\"u\": {\"x\": 2, \"y\": 3}}",
+              "{}");
+
+      DynamicMessage back = written(plan, shard);
+
+      @SuppressWarnings("unchecked")
+      List<DynamicMessage> rs = (List<DynamicMessage>) get(back, "rs");
+      assertThat(rs).hasSize(4);
+      DynamicMessage a = rs.get(0);
+      assertThat(get((DynamicMessage) get(a, "u_S"), "value")).isEqualTo("a");
+      @SuppressWarnings("unchecked")
+      List<DynamicMessage> m = (List<DynamicMessage>) get(a, "m");
+      assertThat(m).extracting(e -> get(e, "key")).containsExactly("k1", "k2");
+      assertThat(get(m.get(1), "value")).isEqualTo(List.of(1.5));
+      @SuppressWarnings("unchecked")
+      List<DynamicMessage> items = (List<DynamicMessage>) get(a, "items");
+      assertThat(get((DynamicMessage) get(items.get(0), "value_L"), "value")).isEqualTo(7L);
+      assertThat(items.get(2).getAllFields()).isEmpty();
+      assertThat(get((DynamicMessage) get(rs.get(1), "u_L"), "value")).isEqualTo(5L);
+      DynamicMessage p = (DynamicMessage) get((DynamicMessage) get(rs.get(2), "u_P"), "value");
+      assertThat(get(p, "y")).isEqualTo(3);
+      assertThat(rs.get(3).getAllFields()).isEmpty();
     }
 
     @Test
