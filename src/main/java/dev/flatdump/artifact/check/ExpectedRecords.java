@@ -125,7 +125,7 @@ final class ExpectedRecords {
           Map<String, FieldPlan> fields = new HashMap<>();
           for (FieldPlan f : table.fields()) {
             if (table.struct() || !f.deprecated() && !f.unionType()) {
-              fields.put(f.bsonName(), f);
+              fields.putIfAbsent(f.bsonName(), f); // the first of several reading one name
             }
           }
           return fields;
@@ -161,10 +161,28 @@ final class ExpectedRecords {
     Map<String, Object> values = new LinkedHashMap<>();
     for (FieldPlan f : t.fields()) {
       if (!f.deprecated() && !f.unionType()) {
-        put(t, values, f, doc.get(f.bsonName()), join(path, f.bsonName()));
+        BsonValue v = doc.get(f.bsonName());
+        if (v != null && takerOf(t, f.bsonName(), v) != f) {
+          v = null; // another field reading the name takes it
+        }
+        put(t, values, f, v, join(path, f.bsonName()));
       }
     }
     return values;
+  }
+
+  /**
+   * Of the fields of {@code t} that read BSON name {@code name}, the one that takes {@code v}
+   * (docs/mapping.md, "Names"): the only one; else the first for a null, and by type otherwise.
+   */
+  private FieldPlan takerOf(TablePlan t, String name, BsonValue v) {
+    List<FieldPlan> same = new ArrayList<>();
+    for (FieldPlan f : t.fields()) {
+      if (!f.deprecated() && !f.unionType() && f.bsonName().equals(name)) {
+        same.add(f);
+      }
+    }
+    return same.size() == 1 || v.isNull() ? same.get(0) : unions.field(same, v.getBsonType());
   }
 
   /**

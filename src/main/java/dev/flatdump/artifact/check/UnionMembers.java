@@ -48,6 +48,24 @@ final class UnionMembers {
     return chosen;
   }
 
+  /**
+   * Of several fields of a table that read one BSON name (by id), the one a value of {@code type}
+   * goes to, by docs/mapping.md's "Names": the one whose type takes it exactly, else by a lossless
+   * conversion, the first among equals; the first when none takes it (it rejects the value).
+   */
+  FieldPlan field(java.util.List<FieldPlan> sameName, BsonType type) {
+    FieldPlan chosen = sameName.get(0);
+    int best = NONE;
+    for (FieldPlan f : sameName) {
+      int how = field(f, type, new HashSet<>());
+      if (how > best) {
+        best = how;
+        chosen = f;
+      }
+    }
+    return chosen;
+  }
+
   /** How the table of plan index {@code index} takes a value of {@code type}. */
   private int table(int index, BsonType type, Set<Integer> open) {
     TablePlan t = plan.tables().get(index);
