@@ -15,7 +15,9 @@ flatc generates Python code, and the `flatbuffers` package from PyPI. This progr
      a `(map)` (its entry tables, in key order, against the sub-document as a dict), a union (the
      member its `x_type` names, holding the value) and a `(wrapper)` (its one field holding the
      value, so a vector of them holds arrays of arrays and nulls).
-     A field takes the BSON field of its own name, or the one its `bson` attribute names. The
+     A field takes the BSON field of its own name, or the one its `bson` attribute names; where
+     several fields read one name (an evolved schema), the value is in one of them and the others
+     are empty. The
      record's `_id` is compared when the record table has a field for it, and skipped otherwise, as
      the export skips it.
 
@@ -141,34 +143,42 @@ class Comparer:
         record's _id only when the record table has a field for it."""
         type_name = type(obj).__name__[:-1]  # StateT -> State
         attrs = dict(vars(obj))
-        fields = {}
-        field_types = {}
+        candidates = {}  # BSON name -> [(attribute, type, field)], by id: several may read one
         for (table, field), field_type in self.types.items():
             if table == type_name:
                 bson = self.renames.get((table, field), field)
-                fields[bson] = lower_camel(field)
-                field_types[bson] = field_type
-        names = {bson: field for (table, field), _ in self.types.items() if table == type_name
-                 for bson in [self.renames.get((table, field), field)]}
+                candidates.setdefault(bson, []).append((lower_camel(field), field_type, field))
         seen = set()
         for key, value in doc.items():
-            attr = fields.get(key, lower_camel(key))
-            if attr not in attrs:
+            options = candidates.get(key, [(lower_camel(key), "", None)])
+            if options[0][0] not in attrs:
                 if key == "_id" and path == "":
                     continue  # the export skips an _id the record table has no field for
                 raise Mismatch(f"{path}{key}: the document has it, the schema does not")
-            seen.add(attr)
-            field_type = field_types.get(key, "")
-            if (type_name, names.get(key)) in self.shapes.maps:
-                self.map(value, attrs[attr], f"{path}{key}", field_type)
-            elif self.base(field_type) in self.shapes.unions:
-                seen.add(attr + "Type")
-                self.union(value, attrs[attr], attrs.get(attr + "Type"), f"{path}{key}", field_type)
-            else:
-                self.value(value, attrs[attr], f"{path}{key}", field_type)
+            # several fields reading one name: the value is in one of them, the others are empty
+            for i, (attr, field_type, field) in enumerate(options):
+                try:
+                    self.field(type_name, field, value, attrs, attr, field_type, f"{path}{key}")
+                except Mismatch:
+                    if i + 1 == len(options):
+                        raise
+                    continue
+                seen.add(attr)
+                if self.base(field_type) in self.shapes.unions and not field_type.startswith("["):
+                    seen.add(attr + "Type")
+                break
         for attr, value in attrs.items():
             if attr not in seen and value not in (None, 0, False):
                 raise Mismatch(f"{path}{attr}: the record has {value!r}, the document nothing")
+
+    def field(self, type_name, field, value, attrs, attr, field_type, path):
+        """One field of a table against the document's value for it."""
+        if (type_name, field) in self.shapes.maps:
+            self.map(value, attrs[attr], path, field_type)
+        elif self.base(field_type) in self.shapes.unions and not field_type.startswith("["):
+            self.union(value, attrs[attr], attrs.get(attr + "Type"), path, field_type)
+        else:
+            self.value(value, attrs[attr], path, field_type)
 
     @staticmethod
     def base(field_type):
