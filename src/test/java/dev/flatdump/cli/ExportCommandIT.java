@@ -47,6 +47,8 @@ class ExportCommandIT {
         new ArrayList<>(
             List.of(
                 "export",
+                "--schema",
+                Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
                 "--uri",
                 server.uri(),
                 "--db",
@@ -313,6 +315,10 @@ class ExportCommandIT {
     CliRun exportWithOption(MongoServer server, Path out, String option, String value) {
       return CliRun.of(
           "export",
+          "--schema",
+          option.equals("--schema")
+              ? value
+              : Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
           "--uri",
           server.uri(),
           "--db",
@@ -321,8 +327,8 @@ class ExportCommandIT {
           "c",
           "--out",
           out.toString(),
-          option,
-          value);
+          option.equals("--schema") ? "--compress" : option,
+          option.equals("--schema") ? "none" : value);
     }
 
     @Test
@@ -354,6 +360,8 @@ class ExportCommandIT {
       CliRun run =
           CliRun.of(
               "export",
+              "--schema",
+              Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
               "--uri",
               uri,
               "--db",
@@ -367,6 +375,8 @@ class ExportCommandIT {
       CliRun wrong =
           CliRun.of(
               "export",
+              "--schema",
+              Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
               "--uri",
               uri.replace("s3cr3tPa55", "wr0ngPa55"),
               "--db",
