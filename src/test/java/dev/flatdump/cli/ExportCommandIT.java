@@ -47,8 +47,6 @@ class ExportCommandIT {
         new ArrayList<>(
             List.of(
                 "export",
-                "--schema",
-                Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
                 "--uri",
                 server.uri(),
                 "--db",
@@ -58,6 +56,11 @@ class ExportCommandIT {
                 "--out",
                 out.toString()));
     args.addAll(List.of(extra));
+    if (args.stream().noneMatch(a -> a.startsWith("--schema") || a.equals("--infer"))) {
+      // the demo's schema, unless the test gives one or has it inferred
+      args.addAll(
+          List.of("--schema", Path.of("schemas", "organizations.fbs").toAbsolutePath().toString()));
+    }
     return args.toArray(String[]::new);
   }
 
