@@ -93,6 +93,8 @@ public final class DemoCommand implements Callable<Integer> {
             COLLECTION,
             "--out",
             dir.toString(),
+            "--schema",
+            home.resolve("schemas").resolve("organizations.fbs").toString(),
             "--compare",
             "plain,strings,protobuf,json",
             "--new-run");

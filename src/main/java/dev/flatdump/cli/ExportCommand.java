@@ -2,6 +2,7 @@ package dev.flatdump.cli;
 
 import com.mongodb.client.MongoClient;
 import dev.flatdump.FlatdumpException;
+import dev.flatdump.artifact.AtomicFiles;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.OutputLayout;
 import dev.flatdump.artifact.SchemaFiles;
@@ -12,6 +13,8 @@ import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.encode.plan.SchemaDiff;
 import dev.flatdump.encode.plan.SchemaException;
 import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.infer.SchemaInference;
+import dev.flatdump.infer.SchemaInference.InferredSchema;
 import dev.flatdump.job.ExportLauncher;
 import dev.flatdump.job.ExportOptions;
 import dev.flatdump.job.ExportResults;
@@ -27,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -46,8 +50,8 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Streams a MongoDB collection into FlatBuffers artifacts.",
-      "Each document is mapped onto your schema (--schema), or onto the bundled organizations"
-          + " schema.",
+      "Each document is mapped onto your schema (--schema), or onto one inferred from the"
+          + " collection first (--infer); give one of the two.",
       "Publishes each export into a directory of its own, DIR/exports/RUNDATE-ID:"
           + " NAME.fb (or numbered shards NAME-00000.fb, ...), .gz and .zst copies,"
           + " rejects.jsonl, report.json, report.md, report.html, the schema and manifest.json;"
@@ -84,8 +88,42 @@ public final class ExportCommand implements Callable<Integer> {
           "Your FlatBuffers schema (.fbs, or a binary .bfbs) to map the documents onto: each"
               + " document becomes one element of the root table's one vector of tables; see"
               + " docs/mapping.md. The export carries FILE.fbs and FILE.bfbs, and its shards are"
-              + " named after it (default: the bundled organizations.fbs, the articles' model).")
+              + " named after it. The demo's is schemas/organizations.fbs. Either this or --infer.")
   private Path schema;
+
+  @Option(
+      names = "--infer",
+      description =
+          "Infer the schema from the collection first, as flatdump infer does, and export with it:"
+              + " the export carries it as COLLECTION.fbs and .bfbs. Either this or --schema.")
+  private boolean infer;
+
+  @Option(
+      names = "--sample",
+      defaultValue = "100000",
+      paramLabel = "N|all",
+      description =
+          "With --infer: above 1,000,000 documents, infer from a $sample of N (default:"
+              + " ${DEFAULT-VALUE}); 'all' reads every document.")
+  private String sample;
+
+  @Option(
+      names = "--map",
+      paramLabel = "PATH",
+      description = "With --infer: write the sub-documents at PATH as a map. Repeatable.")
+  private List<String> maps = new java.util.ArrayList<>();
+
+  @Option(
+      names = "--no-map",
+      paramLabel = "PATH",
+      description = "With --infer: write the sub-documents at PATH as a table. Repeatable.")
+  private List<String> noMaps = new java.util.ArrayList<>();
+
+  @Option(
+      names = "--narrow-integers",
+      description =
+          "With --infer: give integers the smallest signed width that holds the values seen.")
+  private boolean narrowIntegers;
 
   @Option(
       names = "--allow-breaking",
@@ -373,6 +411,10 @@ public final class ExportCommand implements Callable<Integer> {
       missing.add("--out");
     }
     MongoTarget.requireNone(missing);
+    requireOneSchema();
+    if (infer) {
+      schema = inferredSchema();
+    }
     ExportOptions options = options();
     SchemaPlan plan = requireMappable(schema, options.compare()); // as the user spelled it
     if (!allowBreaking && !restart) { // --restart runs with the failed run's own schema
@@ -416,6 +458,87 @@ public final class ExportCommand implements Callable<Integer> {
         strict,
         partitions);
   }
+
+  /** {@code --schema} or {@code --infer}, exactly one: there is no default schema. */
+  private void requireOneSchema() {
+    var line = spec.commandLine().getParseResult();
+    boolean inferOptions =
+        line.hasMatchedOption("--sample")
+            || line.hasMatchedOption("--map")
+            || line.hasMatchedOption("--no-map")
+            || line.hasMatchedOption("--narrow-integers");
+    if (schema != null && infer) {
+      throw new IllegalArgumentException(
+          "--schema and --infer exclude each other: give your schema, or have one inferred");
+    }
+    if (schema == null && !infer) {
+      throw new IllegalArgumentException(
+          "export needs a schema: give --schema FILE.fbs (the demo's is"
+              + " schemas/organizations.fbs), or --infer to infer one from the collection first"
+              + " (see flatdump infer)");
+    }
+    if (!infer && inferOptions) {
+      throw new IllegalArgumentException(
+          "--sample, --map, --no-map and --narrow-integers are for --infer");
+    }
+  }
+
+  /**
+   * Infers the schema from the collection (every document of up to 1,000,000, else a {@code
+   * $sample}) and writes it to {@code OUT/.flatdump/inferred/COLLECTION.fbs}, which the export then
+   * carries as its own; returns that file.
+   */
+  private Path inferredSchema() {
+    PrintWriter err = spec.commandLine().getErr();
+    // --evolve: start the inference from the current export's schema here, so that its fields keep
+    // their ids (SchemaFiles.exportPlan(OutputLayout.resolve(out), manifest) reads it)
+    SchemaInference.Options inferOptions =
+        new SchemaInference.Options(narrowIntegers, Set.copyOf(maps), Set.copyOf(noMaps));
+    InferredSchema inferred;
+    try (MongoClient client = mongo.connect()) {
+      inferred =
+          new CollectionInference(
+                  mongo.namespace(),
+                  mongo.db,
+                  mongo.collection,
+                  InferCommand.parseQuery(query),
+                  InferCommand.parseSample(sample),
+                  1_000_000,
+                  inferOptions,
+                  progressSeconds)
+              .run(client, err, "flatdump: --infer: ");
+    }
+    Path file =
+        out.toAbsolutePath()
+            .resolve(".flatdump")
+            .resolve("inferred")
+            .resolve(schemaName(mongo.collection) + SchemaFiles.TEXT_EXTENSION);
+    try {
+      Files.createDirectories(file.getParent());
+    } catch (java.io.IOException e) {
+      throw new FlatdumpException("cannot write " + file + ": " + e.getMessage(), e);
+    }
+    byte[] bytes = inferred.fbs().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    AtomicFiles.write(file, o -> o.write(bytes));
+    err.println(
+        "flatdump: --infer: inferred the schema from "
+            + String.format(java.util.Locale.ROOT, "%,d", inferred.documents())
+            + " documents into "
+            + file
+            + "; the export carries it");
+    CollectionInference.report(inferred, err, "flatdump: --infer: ");
+    inferredFrom = inferred.documents();
+    return file;
+  }
+
+  /** A schema file's name for a collection: what names shards (letters, digits, _ - .). */
+  static String schemaName(String collection) {
+    String name = collection.replaceAll("[^A-Za-z0-9_.-]", "_").replaceAll("^\\.+", "_");
+    return name.isEmpty() ? "inferred" : name;
+  }
+
+  /** How many documents {@code --infer} read, or -1 without it. */
+  private long inferredFrom = -1;
 
   /** Options that exclude each other or are out of range, before anything starts. */
   private void requireConsistent() {
@@ -504,6 +627,18 @@ public final class ExportCommand implements Callable<Integer> {
         }
         outw.println(ExportSummary.steps(result.execution()));
         outw.println(ExportSummary.of(result.execution()));
+        if (inferredFrom >= 0) {
+          java.nio.file.Path dir = ExportResults.exportDir(result.execution());
+          String name = SchemaFiles.nameOf(options.schema());
+          outw.println(
+              "schema: inferred from "
+                  + String.format(java.util.Locale.ROOT, "%,d", inferredFrom)
+                  + " documents (--infer); the export carries it: "
+                  + (dir == null ? name + ".fbs" : dir.resolve(name + ".fbs"))
+                  + " and "
+                  + name
+                  + ".bfbs");
+        }
         outw.flush();
         long rejected = ExportResults.rejected(result.execution());
         if (rejected > 0) {

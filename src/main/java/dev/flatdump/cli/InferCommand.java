@@ -1,28 +1,24 @@
 package dev.flatdump.cli;
 
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoCollection;
-import com.mongodb.client.MongoCursor;
-import com.mongodb.client.model.CountOptions;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.artifact.AtomicFiles;
 import dev.flatdump.encode.plan.SchemaEvolution;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.infer.SchemaInference;
-import dev.flatdump.infer.SchemaInference.Conflict;
 import dev.flatdump.infer.SchemaInference.InferredSchema;
 import dev.flatdump.job.ExportOptions;
-import dev.flatdump.source.IdOrderedFind;
-import dev.flatdump.source.SampledAggregate;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.bson.BsonDocument;
-import org.bson.RawBsonDocument;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -76,6 +72,22 @@ public final class InferCommand implements Callable<Integer> {
           "Give integers the smallest signed width that holds the values seen (byte, short, int,"
               + " long), instead of int for int32 and long for int64.")
   private boolean narrowIntegers;
+
+  @Option(
+      names = "--map",
+      paramLabel = "PATH",
+      description =
+          "Write the sub-documents at PATH as a map (a vector of key-value entries) whatever their"
+              + " keys; PATH as infer prints it (name.native, items[].attrs). Repeatable.")
+  private List<String> maps = new ArrayList<>();
+
+  @Option(
+      names = "--no-map",
+      paramLabel = "PATH",
+      description =
+          "Write the sub-documents at PATH as a table of fields even where their keys look like"
+              + " data. Repeatable.")
+  private List<String> noMaps = new ArrayList<>();
 
   @Option(
       names = "--evolve",
@@ -138,53 +150,20 @@ public final class InferCommand implements Callable<Integer> {
     }
     SchemaPlan earlier = evolve == null ? null : SchemaPlan.load(evolve);
     PrintWriter err = spec.commandLine().getErr();
-    SchemaInference inference = new SchemaInference(narrowIntegers);
-    String source;
-    var progress = new ProgressPrinter(err, ProgressPrinter.onTerminal());
+    InferredSchema schema;
     try (MongoClient client = mongo.connect()) {
-      MongoCollection<RawBsonDocument> coll =
-          client.getDatabase(mongo.db).getCollection(mongo.collection, RawBsonDocument.class);
-      boolean sampled =
-          sampleSize > 0
-              && coll.countDocuments(filter, new CountOptions().limit(readAllUpTo + 1))
-                  > readAllUpTo;
-      String where = mongo.namespace() + (filter.isEmpty() ? "" : " where " + filter.toJson());
-      source =
-          sampled
-              ? where
-                  + ", a $sample of "
-                  + count(sampleSize)
-                  + " of its more than "
-                  + count(readAllUpTo)
-              : where + ", every document";
-      err.println("infer: reading " + source);
-      err.flush();
-      long every = progressSeconds * 1_000_000_000L;
-      long next = System.nanoTime() + every;
-      try (MongoCursor<RawBsonDocument> cursor =
-          sampled
-              ? new SampledAggregate(filter, sampleSize).open(coll)
-              : IdOrderedFind.of(filter).withBatchSize(1000).open(coll)) {
-        while (cursor.hasNext()) {
-          inference.add(cursor.next());
-          if (System.nanoTime() - next >= 0) {
-            progress.accept("infer: " + count(inference.documents()) + " documents read");
-            next = System.nanoTime() + every;
-          }
-        }
-      }
-    } finally {
-      progress.finish();
+      schema =
+          new CollectionInference(
+                  mongo.namespace(),
+                  mongo.db,
+                  mongo.collection,
+                  filter,
+                  sampleSize,
+                  readAllUpTo,
+                  new SchemaInference.Options(narrowIntegers, Set.copyOf(maps), Set.copyOf(noMaps)),
+                  progressSeconds)
+              .run(client, err, "infer: ");
     }
-    if (inference.documents() == 0) {
-      throw new FlatdumpException(
-          "no documents in "
-              + mongo.namespace()
-              + " match "
-              + filter.toJson()
-              + ": nothing to infer");
-    }
-    InferredSchema schema = inference.schema(mongo.collection, source);
     if (earlier == null) {
       write(schema.fbs());
     } else {
@@ -210,11 +189,8 @@ public final class InferCommand implements Callable<Integer> {
             + "; "
             + (schema.conflicts().isEmpty()
                 ? "no conflicts"
-                : schema.conflicts().size() + " conflicts (export rejects their minorities):"));
-    for (Conflict c : schema.conflicts()) {
-      err.println("  " + c);
-    }
-    err.flush();
+                : schema.conflicts().size() + " conflicts (each listed below)"));
+    CollectionInference.report(schema, err, "infer: ");
     return 0;
   }
 

@@ -33,13 +33,14 @@ final class Comments {
 
   /** How the schema writes a type, for a conflict. */
   static String typeText(FieldType t) {
-    if (t.table() != null) {
-      return "a table";
-    }
-    if (t.element() != null) {
-      return "a vector";
-    }
-    return t.text();
+    return switch (t.form()) {
+      case SCALAR -> t.text();
+      case TABLE -> "a table";
+      case VECTOR -> "a vector";
+      case WRAPPER -> "a wrapper";
+      case MAP -> "a map";
+      case UNION -> "a union";
+    };
   }
 
   static String name(BsonType t) {

@@ -91,6 +91,23 @@ final class ValueStats {
     return elements;
   }
 
+  /** Adds what {@code other} saw, as if its values had been added here too. */
+  void merge(ValueStats other) {
+    other.types.forEach((t, n) -> types.merge(t, n, Long::sum));
+    present += other.present;
+    nulls += other.nulls;
+    minInt = Math.min(minInt, other.minInt);
+    maxInt = Math.max(maxInt, other.maxInt);
+    intsBeyondDouble += other.intsBeyondDouble;
+    fractionalDoubles += other.fractionalDoubles;
+    if (other.table != null) {
+      table().merge(other.table);
+    }
+    if (other.elements != null) {
+      elements().merge(other.elements);
+    }
+  }
+
   private void integer(long v) {
     minInt = Math.min(minInt, v);
     maxInt = Math.max(maxInt, v);

@@ -104,6 +104,8 @@ class BadInputExportIT {
     CliRun export =
         CliRun.of(
             "export",
+            "--schema",
+            Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
             "--uri",
             server.uri(),
             "--db",

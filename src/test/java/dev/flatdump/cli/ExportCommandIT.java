@@ -56,6 +56,11 @@ class ExportCommandIT {
                 "--out",
                 out.toString()));
     args.addAll(List.of(extra));
+    if (args.stream().noneMatch(a -> a.startsWith("--schema") || a.equals("--infer"))) {
+      // the demo's schema, unless the test gives one or has it inferred
+      args.addAll(
+          List.of("--schema", Path.of("schemas", "organizations.fbs").toAbsolutePath().toString()));
+    }
     return args.toArray(String[]::new);
   }
 
@@ -313,6 +318,10 @@ class ExportCommandIT {
     CliRun exportWithOption(MongoServer server, Path out, String option, String value) {
       return CliRun.of(
           "export",
+          "--schema",
+          option.equals("--schema")
+              ? value
+              : Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
           "--uri",
           server.uri(),
           "--db",
@@ -321,8 +330,8 @@ class ExportCommandIT {
           "c",
           "--out",
           out.toString(),
-          option,
-          value);
+          option.equals("--schema") ? "--compress" : option,
+          option.equals("--schema") ? "none" : value);
     }
 
     @Test
@@ -354,6 +363,8 @@ class ExportCommandIT {
       CliRun run =
           CliRun.of(
               "export",
+              "--schema",
+              Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
               "--uri",
               uri,
               "--db",
@@ -367,6 +378,8 @@ class ExportCommandIT {
       CliRun wrong =
           CliRun.of(
               "export",
+              "--schema",
+              Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
               "--uri",
               uri.replace("s3cr3tPa55", "wr0ngPa55"),
               "--db",

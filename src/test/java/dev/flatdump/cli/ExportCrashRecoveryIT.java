@@ -48,6 +48,8 @@ class ExportCrashRecoveryIT {
                 "-jar",
                 JAR.toString(),
                 "export",
+                "--schema",
+                Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
                 "--uri",
                 server.uri(),
                 "--db",

@@ -34,6 +34,7 @@ class ExportOperationsIT {
                 "db=" + db.getName(),
                 "collection=orgs",
                 "out=" + out,
+                "schema=" + Path.of("schemas", "organizations.fbs").toAbsolutePath(),
                 "compress=zstd",
                 "shard-size=64KiB",
                 "uri=mongodb://unused.invalid:1"));

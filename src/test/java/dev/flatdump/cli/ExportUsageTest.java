@@ -26,9 +26,18 @@ class ExportUsageTest {
       "--out",
       dir.resolve("out").toString()
     };
+    if (!java.util.Arrays.asList(more).contains("--schema")) { // the demo's, unless given
+      more = concat(more, "--schema", Path.of("schemas", "organizations.fbs").toString());
+    }
     String[] args = java.util.Arrays.copyOf(base, base.length + more.length);
     System.arraycopy(more, 0, args, base.length, more.length);
     return CliRun.withEnv(env, args);
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
   }
 
   @ParameterizedTest
@@ -89,6 +98,36 @@ class ExportUsageTest {
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
     assertThat(run.err())
         .contains("--compare protobuf: the protobuf baseline cannot map the schema: Wide.f18999");
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
+
+  @Test
+  void refusesAnExportWithNoSchemaOrTwoAndInferOptionsWithoutInfer() {
+    String[] target = {
+      "export",
+      "--uri",
+      "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=500",
+      "--db",
+      "d",
+      "--collection",
+      "c",
+      "--out",
+      dir.resolve("out").toString()
+    };
+    CliRun none = CliRun.of(target);
+    assertThat(none.exitCode()).as(none.toString()).isEqualTo(2);
+    assertThat(none.err())
+        .contains("export needs a schema: give --schema FILE.fbs")
+        .contains("schemas/organizations.fbs")
+        .contains("or --infer");
+
+    CliRun both = export(Map.of(), "--infer");
+    assertThat(both.exitCode()).as(both.toString()).isEqualTo(2);
+    assertThat(both.err()).contains("--schema and --infer exclude each other");
+
+    CliRun mapAlone = export(Map.of(), "--map", "attrs");
+    assertThat(mapAlone.exitCode()).as(mapAlone.toString()).isEqualTo(2);
+    assertThat(mapAlone.err()).contains("are for --infer");
     assertThat(dir.resolve("out")).doesNotExist();
   }
 }

@@ -261,7 +261,7 @@ class PublicDatasetsIT {
   }
 
   /** The records of a shard as {@code flatc --json} reads them, with every default written out. */
-  private static List<Object> flatcRecords(Path export, String fbs, String shard, String records)
+  static List<Object> flatcRecords(Path export, String fbs, String shard, String records)
       throws Exception {
     JsonNode root =
         SchemaFixtures.flatcJson(export.resolve(fbs), export.resolve(shard), "--defaults-json");

@@ -95,6 +95,8 @@ class KilledUploadIT {
           new ArrayList<>(
               List.of(
                   "export",
+                  "--schema",
+                  Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
                   "--uri",
                   mongo.uri(),
                   "--db",

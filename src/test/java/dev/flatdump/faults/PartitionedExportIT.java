@@ -156,6 +156,8 @@ class PartitionedExportIT {
       CliResult run =
           CliResult.inProcess(
               "export",
+              "--schema",
+              Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
               "--uri",
               reference.uri(),
               "--db",

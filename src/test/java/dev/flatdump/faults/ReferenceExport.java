@@ -96,6 +96,8 @@ final class ReferenceExport {
         new ArrayList<>(
             List.of(
                 "export",
+                "--schema",
+                Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
                 "--uri",
                 uri,
                 "--db",

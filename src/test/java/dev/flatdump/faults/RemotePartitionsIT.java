@@ -172,6 +172,8 @@ class RemotePartitionsIT {
         new ArrayList<>(
             List.of(
                 "export",
+                "--schema",
+                Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
                 "--uri",
                 server.uri(),
                 "--db",

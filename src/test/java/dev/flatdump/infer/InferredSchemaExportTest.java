@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.bson.BsonDocument;
 import org.bson.BsonObjectId;
-import org.bson.BsonValue;
 import org.bson.RawBsonDocument;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +36,7 @@ class InferredSchemaExportTest {
       InferredExport export = InferredExport.of(dir.resolve(profile.name()), "organizations", orgs);
 
       assertThat(export.rejects()).as(profile.name()).isEmpty();
-      assertThat(export.verified().differences()).as(profile.name()).isEmpty();
+      assertThat(export.verifyDifferences()).as(profile.name()).isEmpty();
       assertThat(export.verified().compared()).isEqualTo(300);
       assertThat(export.flatcRecords()).isEqualTo(300);
       assertThat(export.schema().conflicts()).isEmpty();
@@ -51,7 +50,7 @@ class InferredSchemaExportTest {
     InferredExport export = InferredExport.of(dir, "states", states);
 
     assertThat(export.rejects()).isEmpty();
-    assertThat(export.verified().differences()).isEmpty();
+    assertThat(export.verifyDifferences()).isEmpty();
     assertThat(export.verified().compared()).isEqualTo(states.size());
     assertThat(export.flatcRecords()).isEqualTo(states.size());
   }
@@ -64,46 +63,62 @@ class InferredSchemaExportTest {
 
     assertThat(export.schema().fbs()).contains("  country_id: short;").contains("  id: int;");
     assertThat(export.rejects()).isEmpty();
-    assertThat(export.verified().differences()).isEmpty();
+    assertThat(export.verifyDifferences()).isEmpty();
     assertThat(export.verified().compared()).isEqualTo(states.size());
   }
 
   @Test
-  void emojiMapExceptTheArraysWhereMostHaveOneValueWhichAreListedConflicts(@TempDir Path dir)
+  void emojiWhoseArraysSometimesHoldOneValueMapThroughUnionsWithNoReject(@TempDir Path dir)
       throws Exception {
     List<BsonDocument> emoji = PublicDatasets.emoji();
 
     InferredExport export = InferredExport.of(dir, "emoji", emoji);
 
-    // an array where most documents have one value: the majority's type, the rest rejected
+    // a string or an array of them: a union of both, so no document is rejected
     assertThat(export.schema().conflicts())
-        .extracting(c -> c.path() + ": " + c.seen())
+        .extracting(c -> c.path() + ": " + c.seen() + "; " + c.chosen())
         .containsExactly(
-            "emoticon: string: 35, array: 14", "skins[].tone: int32: 1,650, array: 380");
+            "emoticon: string: 35, array: 14; a union Emoticon { EmoticonString, EmoticonList }:"
+                + " each value keeps its own type, no document is rejected for it",
+            "skins[].tone: int32: 1,650, array: 380; a union Tone { ToneInt, ToneList }: each"
+                + " value keeps its own type, no document is rejected for it");
+    assertThat(export.schema().fbs()).contains("  emoticon: Emoticon;").contains("  tone: Tone;");
+    assertThat(export.rejects()).isEmpty();
+    assertThat(export.flatcRecords()).isEqualTo(emoji.size());
+    assertThat(export.verifyDifferences()).isEmpty();
+    assertThat(export.verified().compared()).isEqualTo(emoji.size());
+  }
+
+  @Test
+  void worldCountriesKeyedByCodesBecomeMapsAndEveryCountryMaps(@TempDir Path dir) throws Exception {
+    List<BsonDocument> countries = PublicDatasets.worldCountries();
+
+    InferredExport export = InferredExport.of(dir, "countries", countries);
+    java.nio.file.Files.writeString(Path.of("/tmp/wc.fbs"), export.schema().fbs());
+
+    assertThat(export.schema().maps())
+        .extracting(m -> m.substring(0, m.indexOf(':')))
+        .contains("name.native", "currencies", "languages");
     assertThat(export.schema().fbs())
-        .contains("  emoticon: string;")
-        .contains("  tone: int;")
-        .contains("// emoticon: string: 35, array: 14; chose string, the majority");
-    List<String> expected = new ArrayList<>();
-    for (BsonDocument e : emoji) {
-      if (e.isArray("emoticon")) {
-        expected.add(e.get("_id") + "=emoticon: expected string, got array");
-      } else if (e.containsKey("skins")) {
-        List<BsonValue> skins = e.getArray("skins").getValues();
-        for (int i = 0; i < skins.size(); i++) {
-          if (skins.get(i).asDocument().isArray("tone")) {
-            expected.add(e.get("_id") + "=skins[" + i + "].tone: expected int, got array");
-            break;
-          }
-        }
-      }
-    }
-    assertThat(expected).hasSize(33);
-    assertThat(export.rejects().entrySet())
-        .extracting(r -> r.getKey() + "=" + r.getValue())
-        .containsExactlyElementsOf(expected);
-    assertThat(export.verified().differences()).isEmpty();
-    assertThat(export.verified().compared()).isEqualTo(emoji.size() - 33);
-    assertThat(export.flatcRecords()).isEqualTo(emoji.size() - 33);
+        .contains("  currencies: [CurrenciesEntry] (map);")
+        .contains("table CurrenciesEntry {\n  key: string (key);\n  value: Currency;\n}");
+    assertThat(export.rejects()).isEmpty();
+    assertThat(export.flatcRecords()).isEqualTo(countries.size());
+    assertThat(export.verifyDifferences()).isEmpty();
+    assertThat(export.verified().compared()).isEqualTo(countries.size());
+  }
+
+  @Test
+  void everyWebhookPayloadMapsWithUnionsWhereTheTypeVaries(@TempDir Path dir) throws Exception {
+    List<BsonDocument> payloads = PublicDatasets.webhooks();
+
+    InferredExport export = InferredExport.of(dir, "webhooks", payloads);
+    java.nio.file.Files.writeString(Path.of("/tmp/wh.fbs"), export.schema().fbs());
+
+    assertThat(export.schema().fbs()).contains("union CreatedAt { CreatedAtInt, CreatedAtString }");
+    assertThat(export.rejects()).isEmpty();
+    assertThat(export.flatcRecords()).isEqualTo(payloads.size());
+    assertThat(export.verifyDifferences()).isEmpty();
+    assertThat(export.verified().compared()).isEqualTo(payloads.size());
   }
 }

@@ -52,17 +52,22 @@ class SchemaInferenceTest {
       assertThat(field(exact, "x")).isEqualTo("x: double;");
       assertThat(field(exact, "y")).isEqualTo("y: long;");
 
+      // neither a double nor a long holds them all: a union of both, each value by its BSON type
       InferredSchema beyond =
           infer(
               "{_id: 1, x: {$numberLong: '9007199254740993'}}",
               "{_id: 2, x: 0.5}",
               "{_id: 3, x: 1.5}");
-      assertThat(field(beyond, "x")).isEqualTo("x: double;");
+      assertThat(field(beyond, "x")).isEqualTo("x: X;");
+      assertThat(beyond.fbs())
+          .contains("table XLong (wrapper) {\n  value: long;\n}")
+          .contains("table XDouble (wrapper) {\n  value: double;\n}")
+          .contains("union X { XLong, XDouble }");
       assertThat(beyond.conflicts())
           .singleElement()
           .hasToString(
-              "x: double: 2, int64: 1; chose double, the majority: export rejects the documents"
-                  + " with a date or an integer no double holds exactly");
+              "x: double: 2, int64: 1; a union X { XLong, XDouble }: each value keeps its own"
+                  + " type, no document is rejected for it");
 
       InferredSchema integral =
           infer("{_id: 1, x: {$numberLong: '9007199254740993'}}", "{_id: 2, x: 2.0}");
@@ -73,13 +78,8 @@ class SchemaInferenceTest {
       for (String d : List.of("{$numberDouble: '1e19'}", "{$numberDouble: '-0.0'}")) {
         InferredSchema notLong =
             infer("{_id: 1, x: {$numberLong: '9007199254740993'}}", "{_id: 2, x: " + d + "}");
-        // no longer "every double seen is an integer": a conflict, listed
-        assertThat(notLong.conflicts())
-            .as(d)
-            .singleElement()
-            .hasToString(
-                "x: double: 1, int64: 1; chose long, the majority: export rejects the documents with a"
-                    + " double that is not an integer");
+        assertThat(field(notLong, "x")).as(d).isEqualTo("x: X;");
+        assertThat(notLong.fbs()).as(d).contains("union X { XLong, XDouble }");
       }
     }
 
@@ -131,34 +131,153 @@ class SchemaInferenceTest {
     void arraysAreVectorsOfTheirElementsType() {
       InferredSchema s =
           infer(
-              "{_id: 1, tags: ['a'], n: [1, {$numberLong: '2'}], e: [], docs: [{a: 1}, {b: 's'}],"
-                  + " grid: [[1]], holes: [1, null]}");
+              "{_id: 1, tags: ['a'], n: [1, {$numberLong: '2'}], e: [], docs: [{a: 1}, {b: 's'}]}");
       assertThat(field(s, "tags")).isEqualTo("tags: [string];");
       assertThat(field(s, "n")).isEqualTo("n: [long];");
       assertThat(field(s, "e")).isEqualTo("e: [string];");
       assertThat(field(s, "docs")).isEqualTo("docs: [Doc];");
-      assertThat(s.fbs()).contains("always empty").doesNotContain("  grid:");
+      assertThat(s.fbs()).contains("always empty");
       assertThat(s.fbs()).contains("table Doc {\n  a: int = null;").contains("  b: string;");
-      assertThat(s.conflicts())
-          .extracting(SchemaInference.Conflict::path)
-          .containsExactly("grid[]", "holes[]");
+      assertThat(s.conflicts()).isEmpty();
     }
 
     @Test
-    void aPathOfSeveralTypesTakesTheMajorityAndIsListed() {
+    void aPathOfSeveralTypesIsAUnionOfWrappersAndIsListed() {
       InferredSchema s =
           infer("{_id: 1, v: 'a'}", "{_id: 2, v: 'b'}", "{_id: 3, v: 7}", "{_id: 4, v: {x: 1}}");
-      assertThat(field(s, "v")).isEqualTo("v: string;");
+      assertThat(field(s, "v")).isEqualTo("v: V;");
+      assertThat(s.fbs())
+          .contains("table VInt (wrapper) {\n  value: int;\n}")
+          .contains("table VString (wrapper) {\n  value: string;\n}")
+          .contains("table VDocument (wrapper) {\n  value: VObject;\n}")
+          .contains("union V { VInt, VString, VDocument }");
       assertThat(s.conflicts())
           .singleElement()
           .hasToString(
-              "v: string: 2, document: 1, int32: 1; chose string, the majority: export rejects"
-                  + " the documents with another type here");
+              "v: string: 2, document: 1, int32: 1; a union V { VInt, VString, VDocument }: each"
+                  + " value keeps its own type, no document is rejected for it");
       assertThat(s.fbs())
           .endsWith(
               "// Conflicts: paths whose values no one type holds without loss.\n"
-                  + "// v: string: 2, document: 1, int32: 1; chose string, the majority: export"
-                  + " rejects the documents with another type here\n");
+                  + "// v: string: 2, document: 1, int32: 1; a union V { VInt, VString, VDocument"
+                  + " }: each value keeps its own type, no document is rejected for it\n");
+    }
+  }
+
+  @Nested
+  class Shapes {
+    @Test
+    void documentsKeyedByCodesAreMapsWithOneValueType() {
+      String[] codes = {"EUR", "USD", "CHF", "GBP", "JPY", "SEK", "NOK", "DKK"};
+      List<String> docs = new ArrayList<>();
+      for (int i = 0; i < codes.length; i++) {
+        docs.add(
+            "{_id: "
+                + i
+                + ", currencies: {"
+                + codes[i]
+                + ": {name: 'n', symbol: 's'}},"
+                + " langs: {fra: 'French', eng: 'English', deu: 'German', ita: 'Italian',"
+                + " spa: 'Spanish', por: 'Portuguese', nld: 'Dutch', swe: 'Swedish'}}");
+      }
+      InferredSchema s = infer(docs.toArray(String[]::new));
+      assertThat(field(s, "currencies")).isEqualTo("currencies: [CurrenciesEntry] (map);");
+      assertThat(s.fbs())
+          .contains("attribute \"map\";")
+          .contains("table CurrenciesEntry {\n  key: string (key);\n  value: Currency;\n}")
+          .contains("table Currency {\n  name: string;");
+      assertThat(field(s, "langs")).isEqualTo("langs: [LangsEntry] (map);");
+      assertThat(s.maps())
+          .containsExactly("currencies: 8 keys, each a code", "langs: 8 keys, each a code");
+
+      // seven codes are not enough: a table of fields named like codes
+      InferredSchema seven = infer(docs.subList(0, 7).toArray(String[]::new));
+      assertThat(field(seven, "currencies")).isEqualTo("currencies: Currencies;");
+    }
+
+    @Test
+    void documentsKeyedByIdsOrDatesAreMapsAndNullValuesOptional() {
+      InferredSchema s =
+          infer(
+              "{_id: 1, daily: {'2024-01-01': 3, '2024-01-02': null}, by_user: {'17': true}}",
+              "{_id: 2, daily: {'2024-01-03': 5}, by_user: {'65a1b2c3d4e5f60718293a4b': false}}");
+      assertThat(field(s, "daily")).isEqualTo("daily: [DailyEntry] (map);");
+      assertThat(s.fbs())
+          .contains("table DailyEntry {\n  key: string (key);\n  value: int = null;\n}");
+      assertThat(field(s, "by_user")).isEqualTo("by_user: [ByUserEntry] (map);");
+    }
+
+    @Test
+    void manyRareKeysAreAMapButFieldNamesOfSeveralKindsAreNot() {
+      List<String> docs = new ArrayList<>();
+      for (int i = 0; i < 60; i++) {
+        docs.add(
+            "{_id: "
+                + i
+                + ", tags: {tag"
+                + i
+                + ": "
+                + i
+                + "}, mixed: {f"
+                + i
+                + ": "
+                + (i % 2 == 0 ? "1" : "'s'")
+                + "}}");
+      }
+      InferredSchema s = infer(docs.toArray(String[]::new));
+      assertThat(field(s, "tags")).isEqualTo("tags: [TagsEntry] (map);");
+      assertThat(s.maps())
+          .containsExactly("tags: 60 keys, half of them in at most 1 of 60 documents");
+      assertThat(field(s, "mixed")).isEqualTo("mixed: Mixed;");
+    }
+
+    @Test
+    void mapAndNoMapOverrideTheKeys() {
+      SchemaInference inference =
+          new SchemaInference(
+              new SchemaInference.Options(
+                  false, java.util.Set.of("attrs", "nope"), java.util.Set.of("daily")));
+      inference.add(
+          BsonDocument.parse("{_id: 1, attrs: {color: 'red'}, daily: {'2024-01-01': 1}}"));
+      InferredSchema s = inference.schema("things", "test");
+      assertThat(field(s, "attrs")).isEqualTo("attrs: [AttrsEntry] (map);");
+      assertThat(field(s, "daily")).isEqualTo("daily: Daily;");
+      assertThat(s.maps()).containsExactly("attrs: --map");
+      assertThat(s.unusedOverrides()).containsExactly("--map nope");
+    }
+
+    @Test
+    void arraysOfArraysAreVectorsOfWrappersAtEveryDepth() {
+      InferredSchema s =
+          infer(
+              "{_id: 1, g: {type: 'Polygon', coordinates: [[[0.5, 1.5], [2.5, 3.5]]]}}",
+              "{_id: 2, g: {type: 'Polygon', coordinates: [[[1.5, 2.5]]]}}");
+      assertThat(field(s, "coordinates")).isEqualTo("coordinates: [CoordinateList];");
+      assertThat(s.fbs())
+          .contains("table CoordinateList (wrapper) {\n  value: [CoordinateList2];\n}")
+          .contains("table CoordinateList2 (wrapper) {\n  value: [double];\n}");
+      assertThat(s.conflicts()).isEmpty();
+
+      // Polygon and MultiPolygon at one path: the third level holds numbers and arrays
+      InferredSchema both =
+          infer("{_id: 1, coordinates: [[[0.5, 1.5]]]}", "{_id: 2, coordinates: [[[[0.5, 1.5]]]]}");
+      assertThat(both.fbs())
+          .contains("union Coordinate { CoordinateDouble, CoordinateList3 }")
+          .contains("table CoordinateItem (wrapper) {\n  value: Coordinate;\n}");
+    }
+
+    @Test
+    void nullElementsAreKeptInWrappersAndMixedElementsWrapAUnion() {
+      InferredSchema s =
+          infer("{_id: 1, holes: [1, null, 0], mixed: ['a', 2, null, {x: 1}, [true]]}");
+      assertThat(field(s, "holes")).isEqualTo("holes: [HoleValue];");
+      assertThat(s.fbs()).contains("table HoleValue (wrapper) {\n  value: int = null;\n}");
+      assertThat(field(s, "mixed")).isEqualTo("mixed: [MixedItem];");
+      assertThat(s.fbs())
+          .contains("table MixedItem (wrapper) {\n  value: Mixed;\n}")
+          .contains(
+              "union Mixed { MixedInt, MixedString, MixedBool2, MixedDocument, MixedList }"
+                  .replace("MixedBool2, ", ""));
     }
   }
 
@@ -239,7 +358,7 @@ class SchemaInferenceTest {
       InferredExport export = InferredExport.of(dir, "things", docs);
 
       assertThat(export.rejects()).isEmpty();
-      assertThat(export.verified().differences()).isEmpty();
+      assertThat(export.verifyDifferences()).isEmpty();
       assertThat(export.verified().compared()).isEqualTo(2);
       assertThat(export.flatcRecords()).isEqualTo(2);
     }
@@ -256,7 +375,7 @@ class SchemaInferenceTest {
             "// Inferred by flatdump infer from 2 documents: test.things.\n"
                 + "// Each field's comment: in how many of its table's values it was present,"
                 + " and the BSON types seen.\n"
-                + "namespace inferred;\n\nattribute \"bson\";\n\n"
+                + "namespace inferred;\n\nattribute \"bson\";\nattribute \"wrapper\";\n\n"
                 + "// 2 values at: b, d\ntable B {\n  x: int;  // 2 of 2; int32: 2\n}\n");
   }
 }
