@@ -11,6 +11,7 @@ import dev.flatdump.artifact.compress.GzipCompression;
 import dev.flatdump.artifact.compress.ZstdCompression;
 import dev.flatdump.encode.DedupOptions;
 import dev.flatdump.encode.plan.SchemaDiff;
+import dev.flatdump.encode.plan.SchemaEvolution;
 import dev.flatdump.encode.plan.SchemaException;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.infer.SchemaInference;
@@ -124,6 +125,12 @@ public final class ExportCommand implements Callable<Integer> {
       description =
           "With --infer: give integers the smallest signed width that holds the values seen.")
   private boolean narrowIntegers;
+
+  @Option(
+      names = "--no-id",
+      description =
+          "With --infer: leave the documents' _id out of the schema (export then skips it).")
+  private boolean noId;
 
   @Option(
       names = "--allow-breaking",
@@ -466,7 +473,8 @@ public final class ExportCommand implements Callable<Integer> {
         line.hasMatchedOption("--sample")
             || line.hasMatchedOption("--map")
             || line.hasMatchedOption("--no-map")
-            || line.hasMatchedOption("--narrow-integers");
+            || line.hasMatchedOption("--narrow-integers")
+            || line.hasMatchedOption("--no-id");
     if (schema != null && infer) {
       throw new IllegalArgumentException(
           "--schema and --infer exclude each other: give your schema, or have one inferred");
@@ -479,7 +487,7 @@ public final class ExportCommand implements Callable<Integer> {
     }
     if (!infer && inferOptions) {
       throw new IllegalArgumentException(
-          "--sample, --map, --no-map and --narrow-integers are for --infer");
+          "--sample, --map, --no-map, --narrow-integers and --no-id are for --infer");
     }
   }
 
@@ -490,10 +498,8 @@ public final class ExportCommand implements Callable<Integer> {
    */
   private Path inferredSchema() {
     PrintWriter err = spec.commandLine().getErr();
-    // --evolve: start the inference from the current export's schema here, so that its fields keep
-    // their ids (SchemaFiles.exportPlan(OutputLayout.resolve(out), manifest) reads it)
     SchemaInference.Options inferOptions =
-        new SchemaInference.Options(narrowIntegers, Set.copyOf(maps), Set.copyOf(noMaps));
+        new SchemaInference.Options(narrowIntegers, Set.copyOf(maps), Set.copyOf(noMaps), noId);
     InferredSchema inferred;
     try (MongoClient client = mongo.connect()) {
       inferred =
@@ -518,7 +524,8 @@ public final class ExportCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       throw new FlatdumpException("cannot write " + file + ": " + e.getMessage(), e);
     }
-    byte[] bytes = inferred.fbs().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    String text = evolvedFromCurrent(inferred.fbs(), err);
+    byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     AtomicFiles.write(file, o -> o.write(bytes));
     err.println(
         "flatdump: --infer: inferred the schema from "
@@ -529,6 +536,40 @@ public final class ExportCommand implements Callable<Integer> {
     CollectionInference.report(inferred, err, "flatdump: --infer: ");
     inferredFrom = inferred.documents();
     return file;
+  }
+
+  /**
+   * The inferred schema, evolved from the current export's in {@code --out} when there is one
+   * ({@link SchemaEvolution}): readers generated for that export keep reading this one.
+   */
+  private String evolvedFromCurrent(String inferred, PrintWriter err) {
+    Path current = OutputLayout.resolve(out);
+    Path manifest = current.resolve(Manifest.FILE_NAME);
+    if (current.equals(out) || !Files.isRegularFile(manifest)) {
+      return inferred; // a first export: nothing to keep
+    }
+    SchemaPlan currentPlan;
+    try {
+      currentPlan = SchemaFiles.exportPlan(current, Manifest.read(manifest));
+    } catch (FlatdumpException e) {
+      err.println(
+          "flatdump: warning: --infer: the schema of the current export cannot be read, so the"
+              + " inferred one does not evolve from it: "
+              + e.getMessage());
+      return inferred;
+    }
+    SchemaEvolution.Result evolved = SchemaEvolution.evolve(currentPlan, inferred, false);
+    err.println(
+        "flatdump: --infer: evolved from the current export's schema ("
+            + current
+            + "): "
+            + (evolved.changes().isEmpty()
+                ? "nothing to add"
+                : evolved.changes().size() + " changes, none that breaks its readers:"));
+    for (String c : evolved.changes()) {
+      err.println("  " + c);
+    }
+    return evolved.schema();
   }
 
   /** A schema file's name for a collection: what names shards (letters, digits, _ - .). */

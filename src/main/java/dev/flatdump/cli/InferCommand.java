@@ -90,6 +90,11 @@ public final class InferCommand implements Callable<Integer> {
   private List<String> noMaps = new ArrayList<>();
 
   @Option(
+      names = "--no-id",
+      description = "Leave the documents' _id out of the record table (export then skips it).")
+  private boolean noId;
+
+  @Option(
       names = "--evolve",
       paramLabel = "OLD.fbs",
       description =
@@ -160,7 +165,8 @@ public final class InferCommand implements Callable<Integer> {
                   filter,
                   sampleSize,
                   readAllUpTo,
-                  new SchemaInference.Options(narrowIntegers, Set.copyOf(maps), Set.copyOf(noMaps)),
+                  new SchemaInference.Options(
+                      narrowIntegers, Set.copyOf(maps), Set.copyOf(noMaps), noId),
                   progressSeconds)
               .run(client, err, "infer: ");
     }

@@ -16,11 +16,10 @@ import org.bson.BsonType;
 /**
  * Infers a FlatBuffers schema from documents: each path gets the type that holds every value seen
  * there without loss by docs/mapping.md's rules, and the schema has the one shape {@code export}
- * needs (a root table with one vector of record tables). Where no one type holds them all, the
- * majority's type is chosen, so that {@code export} rejects the other documents, and the path is
- * listed as a {@link Conflict}. Feed it documents with {@link #add}, then call {@link #schema}; the
- * same documents in the same order give the same bytes. Not thread-safe; holds counts per path,
- * never the documents.
+ * needs (a root table with one vector of record tables). Where no one type holds them all, a union
+ * of wrappers holds each value in its own type, and the path is listed as a {@link Conflict}. Feed
+ * it documents with {@link #add}, then call {@link #schema}; the same documents in the same order
+ * give the same bytes. Not thread-safe; holds counts per path, never the documents.
  */
 public final class SchemaInference {
 
@@ -93,8 +92,15 @@ public final class SchemaInference {
    * @param maps paths written as maps whatever their keys ({@code --map}), as infer prints paths
    *     ({@code name.native}, {@code items[].attrs}, {@code currencies.*.names})
    * @param noMaps paths written as tables whatever their keys ({@code --no-map})
+   * @param noId whether the record table leaves out the documents' {@code _id} ({@code --no-id}),
+   *     which export then skips
    */
-  public record Options(boolean narrowIntegers, Set<String> maps, Set<String> noMaps) {
+  public record Options(
+      boolean narrowIntegers, Set<String> maps, Set<String> noMaps, boolean noId) {
+    public Options(boolean narrowIntegers, Set<String> maps, Set<String> noMaps) {
+      this(narrowIntegers, maps, noMaps, false);
+    }
+
     public Options {
       maps = Set.copyOf(maps);
       noMaps = Set.copyOf(noMaps);
@@ -192,6 +198,9 @@ public final class SchemaInference {
     List<Shape.Field> fields = new ArrayList<>();
     for (Map.Entry<String, ValueStats> e : t.fields.entrySet()) {
       String child = path.isEmpty() ? e.getKey() : path + "." + e.getKey();
+      if (options.noId() && t == records && e.getKey().equals("_id")) {
+        continue; // --no-id: export skips a record's _id the schema does not name
+      }
       if (e.getKey().isEmpty()) {
         // a schema cannot name it: a field's bson attribute may not be empty
         conflicts.add(

@@ -101,7 +101,7 @@ class SchemaEvolutionIT {
       coll.insertOne(
           new BsonDocument("_id", new BsonInt32(i))
               .append("name", new BsonString("n" + i))
-              .append("created_at", new BsonString("2021-01-" + i))
+              .append("created_at", new BsonInt32(1_600_000_000 + i)) // now a Unix time
               .append("count", new org.bson.BsonInt64(5_000_000_000L + i))
               .append("size", new BsonInt32(i)));
     }
@@ -138,8 +138,85 @@ class SchemaEvolutionIT {
       var r = oldView.get(i);
       assertThat(r.get("name").asString()).isEqualTo("n" + i);
       assertThat(r.has("count")).as("record %s", i).isEqualTo(i > 0 && i < 10); // 0: default
-      assertThat(r.has("created_at")).as("record %s", i).isTrue();
+      assertThat(r.has("created_at")).as("record %s", i).isEqualTo(i < 10);
     }
+  }
+
+  /**
+   * {@code export --infer} into an output directory with a current export evolves from that
+   * export's schema: documents gain a field and change a field's type, and a reader of the first
+   * export's schema reads the second export.
+   */
+  @Test
+  void exportInferEvolvesFromTheCurrentExport(
+      MongoServer server, MongoDatabase db, @TempDir Path dir) throws Exception {
+    var coll = db.getCollection("evolving", BsonDocument.class);
+    for (int i = 0; i < 10; i++) {
+      coll.insertOne(
+          new BsonDocument("_id", new BsonInt32(i))
+              .append("name", new BsonString("n" + i))
+              .append("created_at", new BsonString("2020-01-0" + i)));
+    }
+    Path out = dir.resolve("out");
+    CliRun first = exportInfer(server, db, out);
+    assertThat(first.exitCode()).as(first.toString()).isZero();
+    Path firstExport = ExportCommandIT.exported(out);
+    Path v1 = dir.resolve("v1.fbs");
+    Files.copy(firstExport.resolve("evolving.fbs"), v1);
+
+    for (int i = 10; i < 15; i++) {
+      coll.insertOne(
+          new BsonDocument("_id", new BsonInt32(i))
+              .append("name", new BsonString("n" + i))
+              .append("created_at", new BsonInt32(1_600_000_000 + i))
+              .append("tags", new org.bson.BsonArray(List.of(new BsonString("t" + i)))));
+    }
+    CliRun second = exportInfer(server, db, out);
+    assertThat(second.exitCode()).as(second.toString()).isZero();
+    assertThat(second.err())
+        .contains("--infer: evolved from the current export's schema")
+        .contains("new field");
+    Path secondExport = ExportCommandIT.exported(out);
+    assertThat(secondExport).isNotEqualTo(firstExport);
+    CliRun diff = CliRun.of("schema-diff", v1.toString(), secondExport.toString());
+    assertThat(diff.exitCode()).as(diff.toString()).isZero();
+    CliRun verify = ExportCommandIT.verify(server, db, "evolving", out);
+    assertThat(verify.exitCode()).as(verify.toString()).isZero();
+    var python =
+        dev.flatdump.testing.PythonReader.compare(out, server.uri(), db.getName(), "evolving");
+    assertThat(python.exitCode()).as(python.output()).isZero();
+
+    var manifest =
+        dev.flatdump.artifact.Manifest.read(
+            secondExport.resolve(dev.flatdump.artifact.Manifest.FILE_NAME));
+    var oldView =
+        dev.flatdump.testing.SchemaFixtures.flatcJson(
+                v1, secondExport.resolve(manifest.shards().get(0).name()), "--raw-binary")
+            .properties()
+            .iterator()
+            .next()
+            .getValue();
+    assertThat(oldView).hasSize(15);
+    for (int i = 0; i < 15; i++) {
+      var r = oldView.get(i);
+      assertThat(r.get("name").asString()).isEqualTo("n" + i);
+      assertThat(r.has("created_at")).as("record %s", i).isEqualTo(i < 10);
+    }
+  }
+
+  private static CliRun exportInfer(MongoServer server, MongoDatabase db, Path out) {
+    return ExportCommandIT.export(
+        server,
+        db,
+        "evolving",
+        out,
+        "--infer",
+        "--strict",
+        "--compress",
+        "none",
+        "--max-rejects",
+        "0",
+        "--new-run");
   }
 
   private static CliRun infer(MongoServer server, MongoDatabase db, String... more) {
