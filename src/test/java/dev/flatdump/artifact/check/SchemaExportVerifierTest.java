@@ -420,6 +420,81 @@ class SchemaExportVerifierTest {
         .contains("_id 1: does not fit the schema (extra: not in the schema (--strict))");
   }
 
+  /** Exports with every fast path and all sharing on, strict or not; writes the rejects. */
+  private ByteBuffer exportFast(
+      SchemaFixtures fx, List<BsonDocument> docs, Path rejects, boolean strict) throws Exception {
+    RecordEncoder encoder =
+        new RecordEncoder(
+            fx.plan,
+            new dev.flatdump.encode.engine.Sharing(
+                fx.plan, dev.flatdump.encode.engine.Sharing.Kinds.ALL),
+            strict);
+    com.google.flatbuffers.FlatBufferBuilder builder =
+        new com.google.flatbuffers.FlatBufferBuilder();
+    List<Integer> records = new ArrayList<>();
+    List<String> lines = new ArrayList<>();
+    for (BsonDocument d : docs) {
+      byte[] b = d instanceof RawBsonDocument raw ? raw.getByteBuffer().array() : bson(d);
+      try {
+        records.add(encoder.encode(builder, b, 0, b.length));
+      } catch (RejectedRecord e) {
+        lines.add(new Reject(d.get("_id"), e.path(), e.reason()).toJsonLine());
+      }
+    }
+    Files.write(rejects, lines);
+    int[] offsets = records.stream().mapToInt(Integer::intValue).toArray();
+    dev.flatdump.encode.engine.RecordsRoot.finish(builder, fx.plan, offsets, offsets.length);
+    return builder.dataBuffer();
+  }
+
+  /**
+   * Several fields reading one BSON name: a document value that goes to the later field, a table or
+   * a map, is walked as that field's by the engine, so a field or key given twice in it rejects;
+   * verify must expect the same reject.
+   */
+  @Test
+  void agreesWithTheEngineOnAFieldGivenTwiceBelowALaterFieldReadingTheSameName() throws Exception {
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir,
+            """
+            attribute "bson"; attribute "map";
+            table Sub { s: string; }
+            table E { key: string (key); value: int; }
+            table R { at: string; at_v2: Sub (bson: "at"); m: int; m_v2: [E] (map, bson: "m"); }
+            table Root { rs: [R]; }
+            root_type Root;
+            """);
+    List<BsonDocument> docs =
+        List.of(
+            raw(
+                1,
+                w -> {
+                  w.writeStartDocument("at");
+                  w.writeString("s", "a");
+                  w.writeString("s", "b");
+                  w.writeEndDocument();
+                }),
+            raw(
+                2,
+                w -> {
+                  w.writeStartDocument("m");
+                  w.writeInt32("k", 1);
+                  w.writeInt32("k", 2);
+                  w.writeEndDocument();
+                }),
+            BsonDocument.parse("{\"_id\": 3, \"at\": {\"s\": \"c\"}, \"m\": {\"k\": 3}}"));
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = exportFast(fx, docs, rejects, false);
+    assertThat(Files.readAllLines(rejects)).hasSize(2);
+
+    SchemaExportVerifier.Result result =
+        new SchemaExportVerifier(fx.plan, fx.binarySchema(), false, 50)
+            .verify(docs.iterator(), List.of(shard), rejects);
+
+    assertThat(result.differences()).isEmpty();
+  }
+
   /** A document written field by field, duplicates kept, as raw BSON. */
   private static RawBsonDocument raw(int id, java.util.function.Consumer<BsonBinaryWriter> fields) {
     var out = new BasicOutputBuffer();
