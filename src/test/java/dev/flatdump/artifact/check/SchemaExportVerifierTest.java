@@ -495,6 +495,27 @@ class SchemaExportVerifierTest {
     assertThat(result.differences()).isEmpty();
   }
 
+  /**
+   * Only the record's own {@code _id} is neither known nor unknown: an {@code _id} in a
+   * sub-document of the record's type is an unknown field there, which {@code --strict} rejects.
+   */
+  @Test
+  void agreesWithTheEngineOnAnIdInASubDocumentOfTheRecordsType() throws Exception {
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir, "table R { n: int; child: R; } table Root { rs: [R]; } root_type Root;");
+    List<BsonDocument> docs =
+        List.of(BsonDocument.parse("{\"_id\": 1, \"child\": {\"_id\": 2, \"n\": 1}}"));
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = exportFast(fx, docs, rejects, true);
+
+    SchemaExportVerifier.Result result =
+        new SchemaExportVerifier(fx.plan, fx.binarySchema(), true, 50)
+            .verify(docs.iterator(), List.of(shard), rejects);
+
+    assertThat(result.differences()).isEmpty();
+  }
+
   /** A document written field by field, duplicates kept, as raw BSON. */
   private static RawBsonDocument raw(int id, java.util.function.Consumer<BsonBinaryWriter> fields) {
     var out = new BasicOutputBuffer();
