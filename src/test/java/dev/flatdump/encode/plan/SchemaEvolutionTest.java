@@ -131,6 +131,100 @@ class SchemaEvolutionTest {
         .isEqualTo("[{\"key\":\"en\",\"value\":{\"official\":\"E\"}}]");
   }
 
+  static final String OLD_NAMESPACED =
+      """
+      attribute "bson"; attribute "map"; attribute "wrapper";
+      namespace geo.v1;
+      enum Kind : ubyte { A = 1, B = 2 }
+      struct Vec (force_align: 16) { x: float; y: float; z: float; }
+      table WS (wrapper) { value: string; }
+      table WL (wrapper) { value: long; }
+      union Val { WS, WL }
+      table E { key: string (key); value: int; }
+      table Sub { name: string; old: int (deprecated); k: Kind = B; }
+      table Rec {
+        id: string (bson: "_id");
+        kind: Kind = A;
+        pos: Vec;
+        val: Val;
+        m: [E] (map);
+        sub: Sub;
+        legacy: int (deprecated);
+        d: double = 1.5;
+      }
+      table Root { records: [Rec]; }
+      root_type Root;
+      """;
+
+  static final String NEW_FOR_NAMESPACED =
+      """
+      attribute "bson"; attribute "map"; attribute "wrapper";
+      table ValString (wrapper) { value: string; }
+      table ValBool (wrapper) { value: bool; }
+      union Val { ValString, ValBool }
+      table E { key: string (key); value: long; }
+      table Sub { name: string; k: string; extra: bool; }
+      table Rec {
+        id: string (bson: "_id");
+        val: Val;
+        m: [E] (map);
+        sub: Sub;
+        legacy: string;
+        d: double;
+      }
+      table Root { records: [Rec]; }
+      root_type Root;
+      """;
+
+  /**
+   * An earlier schema in a namespace: a new type named as an earlier one there is another type
+   * (flatc resolves a name from the namespace outwards), and the union's values keep their names.
+   */
+  @Test
+  void evolvesASchemaInANamespace() throws Exception {
+    SchemaPlan old = plan("oldns", OLD_NAMESPACED);
+    SchemaEvolution.Result r =
+        SchemaEvolution.evolve(old, plan("newns", NEW_FOR_NAMESPACED), false);
+    SchemaPlan evolved = plan("evolvedns", r.schema());
+    assertThat(SchemaDiff.between(old, evolved)).noneMatch(SchemaDiff.Change::breaking);
+
+    EnumPlan val =
+        evolved.enums().stream().filter(e -> e.name().equals("geo.v1.Val")).findFirst().get();
+    assertThat(val.nameOf(1)).isEqualTo("WS"); // not geo_v1_WS: flatc --json and code name it
+    assertThat(val.nameOf(2)).isEqualTo("WL");
+    FieldPlan mv2 =
+        evolved.record().fields().stream().filter(f -> f.name().equals("m_v2")).findFirst().get();
+    assertThat(evolved.tables().get(mv2.typeIndex()).mapValue().kind())
+        .as("m_v2's entries hold the longs the data has now:\n" + r.schema())
+        .isEqualTo(FieldKind.LONG);
+
+    SchemaFixtures fx = new SchemaFixtures(dir.resolve("fxns"), r.schema());
+    List<byte[]> docs =
+        List.of(
+            SchemaFixtures.bson(
+                "{\"_id\": \"a\", \"kind\": \"B\", \"pos\": {\"x\": 1, \"y\": 2, \"z\": 3},"
+                    + " \"val\": \"s\", \"m\": {\"k\": {\"$numberLong\": \"5000000000\"}},"
+                    + " \"sub\": {\"name\": \"n\", \"extra\": true}, \"d\": 2.5}"),
+            SchemaFixtures.bson(
+                "{\"_id\": \"b\", \"sub\": {\"k\": \"free text\"}," + " \"legacy\": \"x\"}"));
+    ByteBuffer shard = fx.encode(new RecordEncoder(fx.plan, true), docs);
+    Path bin = dir.resolve("datans.bin");
+    byte[] bytes = new byte[shard.remaining()];
+    shard.duplicate().get(bytes);
+    Files.write(bin, bytes);
+
+    JsonNode oldView =
+        SchemaFixtures.flatcJson(dir.resolve("oldns").resolve("oldns.fbs"), bin, "--raw-binary")
+            .get("records");
+
+    assertThat(oldView.get(0).toString())
+        .isEqualTo(
+            "{\"id\":\"a\",\"kind\":\"B\",\"pos\":{\"x\":1.0,\"y\":2.0,\"z\":3.0},"
+                + "\"val_type\":\"WS\",\"val\":{\"value\":\"s\"},"
+                + "\"sub\":{\"name\":\"n\"},\"d\":2.5}");
+    assertThat(oldView.get(1).toString()).isEqualTo("{\"id\":\"b\",\"sub\":{}}");
+  }
+
   @Test
   void widerNumbersHoldNarrowerOnes() {
     assertThat(SchemaEvolution.holds(FieldKind.LONG, FieldKind.INT)).isTrue();
