@@ -152,7 +152,7 @@ final class ExpectedRecords {
 
   private Map<String, Object> tableAtDepth(TablePlan t, BsonDocument doc, String path) {
     Map<String, FieldPlan> byBson = fields(t);
-    boolean record = t == plan.record();
+    boolean record = depth == 1; // the document itself, not a sub-document of the record's type
     for (String key : doc.keySet()) {
       if (!byBson.containsKey(key) && strict && !(record && key.equals("_id"))) {
         throw new NotFit(join(path, key), "not in the schema (--strict)");

@@ -10,7 +10,9 @@ import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.encode.plan.TablePlan;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -67,9 +69,25 @@ final class RawWalk {
       if (f != null && !seen.add(name)) {
         throw new NotFit(p, "the field appears twice in the document");
       }
-      value(f, false, p);
+      value(f == null || t.struct() ? f : taker(t, f), false, p);
     }
     reader.readEndDocument();
+  }
+
+  /**
+   * Of the fields of table {@code t} that read {@code first}'s BSON name, the one the value at the
+   * reader's place goes to (docs/mapping.md, "Names"), so that it is walked as that field's: a
+   * document another field takes is a table or a map there, whose fields or keys are checked.
+   */
+  private FieldPlan taker(TablePlan t, FieldPlan first) {
+    List<FieldPlan> same = new ArrayList<>();
+    for (FieldPlan g : t.fields()) {
+      if (!g.deprecated() && !g.unionType() && g.bsonName().equals(first.bsonName())) {
+        same.add(g);
+      }
+    }
+    BsonType type = reader.getCurrentBsonType();
+    return same.size() == 1 || type == BsonType.NULL ? first : unions.field(same, type);
   }
 
   /**

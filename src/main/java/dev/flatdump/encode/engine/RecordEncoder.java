@@ -46,7 +46,8 @@ public final class RecordEncoder {
    * The deepest table whose sub-tables are found by their BSON bytes ({@link BsonMemo}): a hit is
    * not walked, so its depth is not checked, but a key of at most {@link Sharing#MEMO_KEY_BYTES}
    * nests at most one table per 7 bytes (an element with an empty name and an empty document),
-   * which from here stays within {@link #MAX_TABLE_DEPTH}.
+   * which from here stays within {@link #MAX_TABLE_DEPTH}. That bound holds only for types that
+   * reach no {@code (wrapper)} ({@link #memoDepthBound}).
    */
   private static final int MEMO_MAX_DEPTH = MAX_TABLE_DEPTH - 2 - 1 - Sharing.MEMO_KEY_BYTES / 7;
 
@@ -75,6 +76,14 @@ public final class RecordEncoder {
 
   /** Per table type, whether it is a leaf ({@link LeafShape#isLeaf}). */
   private final boolean[] leaf;
+
+  /**
+   * Per table type, whether a sub-document of it may be found by its bytes ({@link
+   * #MEMO_MAX_DEPTH}): a type that reaches a {@code (wrapper)} (a union's member too) may nest
+   * tables with no sub-document of their own, two or more per 8 bytes, so its depth is unbounded by
+   * its size and it is always walked.
+   */
+  private final boolean[] memoDepthBound;
 
   /**
    * Per table type, the layouts of its last sub-documents in a different layout, the one read last
@@ -181,6 +190,7 @@ public final class RecordEncoder {
               && !plan.tables().get(i).wrapper()
               && alternates[i] == null; // a layout knows one field per name
     }
+    this.memoDepthBound = memoDepthBound(plan);
     for (int i = 0; i < required.length; i++) {
       required[i] =
           plan.tables().get(i).fields().stream()
@@ -188,6 +198,40 @@ public final class RecordEncoder {
               .mapToInt(FieldPlan::id)
               .toArray();
     }
+  }
+
+  /** {@link #memoDepthBound} of every table type: those from which no wrapper is reachable. */
+  private static boolean[] memoDepthBound(SchemaPlan plan) {
+    int n = plan.tables().size();
+    boolean[] reaches = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      reaches[i] = plan.tables().get(i).wrapper();
+    }
+    for (boolean changed = true; changed; ) { // to a fixed point: types may be recursive
+      changed = false;
+      for (int i = 0; i < n; i++) {
+        if (reaches[i]) {
+          continue;
+        }
+        for (FieldPlan f : plan.tables().get(i).fields()) {
+          boolean wraps =
+              f.kind() == FieldKind.UNION
+                  || (f.kind() == FieldKind.TABLE
+                          || f.kind() == FieldKind.VECTOR && f.element() == FieldKind.TABLE)
+                      && reaches[f.typeIndex()];
+          if (wraps) {
+            reaches[i] = true;
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+    boolean[] bound = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      bound[i] = !reaches[i];
+    }
+    return bound;
   }
 
   /** {@link #alternates} of one table type. */
@@ -740,7 +784,7 @@ public final class RecordEncoder {
     if (!sharing.tables(index)) {
       return table(index, b, p, after, depth + 1);
     }
-    if (depth > MEMO_MAX_DEPTH || !sharing.memoizes(index)) {
+    if (depth > MEMO_MAX_DEPTH || !memoDepthBound[index] || !sharing.memoizes(index)) {
       return table(index, b, p, after, depth + 1);
     }
     int hash = BsonMemo.hash(b, p, after);

@@ -128,6 +128,14 @@ public final class SchemaEvolution {
     FieldKind underlying;
     final Map<String, Long> values = new LinkedHashMap<>();
     final List<String> members = new ArrayList<>();
+
+    /**
+     * An earlier union's members as it wrote them, where that was not in full: flatc names a
+     * union's value after the member as written ({@code geo_v1_WS} for {@code geo.v1.WS}), so
+     * writing it otherwise renames the value for readers of JSON and generated code.
+     */
+    final Map<String, String> memberText = new HashMap<>();
+
     int forceAlign;
     final boolean fromOld;
 
@@ -171,7 +179,12 @@ public final class SchemaEvolution {
       if (e.union()) {
         for (int v = 1; v < e.members().size(); v++) {
           if (e.members().get(v) >= 0) {
-            d.members.add(old.tables().get(e.members().get(v)).name());
+            String member = old.tables().get(e.members().get(v)).name();
+            d.members.add(member);
+            String simple = member.substring(member.lastIndexOf('.') + 1);
+            if (e.nameOf(v).equals(simple)) {
+              d.memberText.put(member, simple); // its namespace's, as the union's is
+            }
           }
         }
       } else {
@@ -613,15 +626,30 @@ public final class SchemaEvolution {
     return name;
   }
 
+  /**
+   * A name for a new type, free in every namespace: flatc resolves a name from a declaration's own
+   * namespace outwards, so a new {@code E} referred to from {@code namespace geo.v1} would be an
+   * earlier {@code geo.v1.E}.
+   */
   private String freeType(String name) {
-    if (!decls.containsKey(name)) {
+    if (!typeNameTaken(name)) {
       return name;
     }
     for (int n = 2; ; n++) {
-      if (!decls.containsKey(name + n)) {
+      if (!typeNameTaken(name + n)) {
         return name + n;
       }
     }
+  }
+
+  private boolean typeNameTaken(String name) {
+    String simple = name.substring(name.lastIndexOf('.') + 1);
+    for (String taken : decls.keySet()) {
+      if (taken.equals(name) || taken.substring(taken.lastIndexOf('.') + 1).equals(simple)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -746,7 +774,9 @@ public final class SchemaEvolution {
       }
       case UNION -> {
         out.append("union ").append(simple).append(" { ");
-        out.append(String.join(", ", d.members));
+        out.append(
+            String.join(
+                ", ", d.members.stream().map(m -> d.memberText.getOrDefault(m, m)).toList()));
         out.append(" }\n");
       }
       case TABLE, STRUCT -> {

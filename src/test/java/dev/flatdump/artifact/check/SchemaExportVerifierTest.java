@@ -420,6 +420,236 @@ class SchemaExportVerifierTest {
         .contains("_id 1: does not fit the schema (extra: not in the schema (--strict))");
   }
 
+  /** Exports with every fast path and all sharing on, strict or not; writes the rejects. */
+  private ByteBuffer exportFast(
+      SchemaFixtures fx, List<BsonDocument> docs, Path rejects, boolean strict) throws Exception {
+    RecordEncoder encoder =
+        new RecordEncoder(
+            fx.plan,
+            new dev.flatdump.encode.engine.Sharing(
+                fx.plan, dev.flatdump.encode.engine.Sharing.Kinds.ALL),
+            strict);
+    com.google.flatbuffers.FlatBufferBuilder builder =
+        new com.google.flatbuffers.FlatBufferBuilder();
+    List<Integer> records = new ArrayList<>();
+    List<String> lines = new ArrayList<>();
+    for (BsonDocument d : docs) {
+      byte[] b = d instanceof RawBsonDocument raw ? raw.getByteBuffer().array() : bson(d);
+      try {
+        records.add(encoder.encode(builder, b, 0, b.length));
+      } catch (RejectedRecord e) {
+        lines.add(new Reject(d.get("_id"), e.path(), e.reason()).toJsonLine());
+      }
+    }
+    Files.write(rejects, lines);
+    int[] offsets = records.stream().mapToInt(Integer::intValue).toArray();
+    dev.flatdump.encode.engine.RecordsRoot.finish(builder, fx.plan, offsets, offsets.length);
+    return builder.dataBuffer();
+  }
+
+  /**
+   * Several fields reading one BSON name: a document value that goes to the later field, a table or
+   * a map, is walked as that field's by the engine, so a field or key given twice in it rejects;
+   * verify must expect the same reject.
+   */
+  @Test
+  void agreesWithTheEngineOnAFieldGivenTwiceBelowALaterFieldReadingTheSameName() throws Exception {
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir,
+            """
+            attribute "bson"; attribute "map";
+            table Sub { s: string; }
+            table E { key: string (key); value: int; }
+            table R { at: string; at_v2: Sub (bson: "at"); m: int; m_v2: [E] (map, bson: "m"); }
+            table Root { rs: [R]; }
+            root_type Root;
+            """);
+    List<BsonDocument> docs =
+        List.of(
+            raw(
+                1,
+                w -> {
+                  w.writeStartDocument("at");
+                  w.writeString("s", "a");
+                  w.writeString("s", "b");
+                  w.writeEndDocument();
+                }),
+            raw(
+                2,
+                w -> {
+                  w.writeStartDocument("m");
+                  w.writeInt32("k", 1);
+                  w.writeInt32("k", 2);
+                  w.writeEndDocument();
+                }),
+            BsonDocument.parse("{\"_id\": 3, \"at\": {\"s\": \"c\"}, \"m\": {\"k\": 3}}"));
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = exportFast(fx, docs, rejects, false);
+    assertThat(Files.readAllLines(rejects)).hasSize(2);
+
+    SchemaExportVerifier.Result result =
+        new SchemaExportVerifier(fx.plan, fx.binarySchema(), false, 50)
+            .verify(docs.iterator(), List.of(shard), rejects);
+
+    assertThat(result.differences()).isEmpty();
+  }
+
+  /**
+   * Only the record's own {@code _id} is neither known nor unknown: an {@code _id} in a
+   * sub-document of the record's type is an unknown field there, which {@code --strict} rejects.
+   */
+  @Test
+  void agreesWithTheEngineOnAnIdInASubDocumentOfTheRecordsType() throws Exception {
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir, "table R { n: int; child: R; } table Root { rs: [R]; } root_type Root;");
+    List<BsonDocument> docs =
+        List.of(BsonDocument.parse("{\"_id\": 1, \"child\": {\"_id\": 2, \"n\": 1}}"));
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = exportFast(fx, docs, rejects, true);
+
+    SchemaExportVerifier.Result result =
+        new SchemaExportVerifier(fx.plan, fx.binarySchema(), true, 50)
+            .verify(docs.iterator(), List.of(shard), rejects);
+
+    assertThat(result.differences()).isEmpty();
+  }
+
+  /**
+   * Harder shapes, strict and not, with every fast path and all sharing on: a wrapper of a wrapper,
+   * a union whose member wraps a union, a map of maps, a map's entry table also used as a plain
+   * vector's, a union member also a plain field, a struct and a required value in wrappers, a
+   * deprecated field in a wrapper, several fields reading one name, in a namespace.
+   */
+  @Test
+  void agreesWithTheEngineOnNestedShapes() throws Exception {
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir,
+            """
+            attribute "map"; attribute "wrapper"; attribute "bson";
+            namespace a.b;
+            enum Color : ubyte { Red = 1, Green = 2 }
+            struct Point { x: int; y: double; }
+            struct Box { lo: Point; hi: Point; }
+            table Sub { s: string; n: int (key); }
+            table WInt (wrapper) { value: int; }
+            table WStr (wrapper) { value: string (required); }
+            table WW (wrapper) { value: WInt; }
+            table WBox (wrapper) { value: Box; }
+            table WDep (wrapper) { old: int (deprecated); value: long; }
+            table WSub (wrapper) { value: Sub; }
+            table WColor (wrapper) { value: Color = Red; }
+            union Inner { WStr, WBox }
+            table WInner (wrapper) { value: Inner; }
+            union Outer { WInt, WInner, WSub, WColor }
+            table WOuter (wrapper) { value: Outer; }
+            table E { key: string (key); value: Outer; }
+            table MM { key: string (key); value: [E] (map); }
+            table KE { key: string (key); value: int = 3; }
+            table R {
+              ww: WW; wws: [WW]; wb: WBox; wd: WDep; wo: [WOuter]; o: Outer;
+              m: [E] (map); mm: [MM] (map); ke: [KE] (map); kes: [KE]; wi: WInt;
+              subs: [Sub]; dep: int (deprecated);
+              at: string; at_v2: Outer (bson: "at"); n: [int] (bson: "at");
+            }
+            table Root { rs: [R]; }
+            root_type Root;
+            """);
+    List<String> fields =
+        List.of(
+            "ww", "wws", "wb", "wd", "wo", "o", "m", "mm", "ke", "kes", "wi", "subs", "dep", "at");
+    List<BsonValue> values = new ArrayList<>(shapeValues());
+    values.addAll(
+        List.of(
+            BsonDocument.parse("{\"lo\": {\"x\": 1, \"y\": 2}, \"hi\": {\"x\": 3, \"y\": 4}}"),
+            BsonDocument.parse("{\"lo\": {\"x\": 1, \"y\": 2}, \"hi\": null}"),
+            BsonDocument.parse("{\"a\": {\"b\": 1, \"c\": \"s\", \"d\": null}, \"e\": {}}"),
+            BsonDocument.parse("{\"a\": {\"b\": {\"s\": \"x\", \"n\": 2}}, \"z\": null}"),
+            BsonDocument.parse("{\"key\": \"k\", \"value\": 1}"),
+            BsonDocument.parse("{\"s\": \"x\", \"n\": 2, \"_id\": 1}"),
+            org.bson.BsonArray.parse("[{\"key\": \"b\"}, {\"key\": \"a\", \"value\": 5}]"),
+            org.bson.BsonArray.parse("[{\"s\": \"b\", \"n\": 2}, {\"n\": 1}, {}]"),
+            org.bson.BsonArray.parse("[null, null]"),
+            org.bson.BsonArray.parse("[\"Green\", 1, \"x\", {\"s\": \"t\"}, null, {}]"),
+            new BsonString("Green"),
+            new BsonString("")));
+    for (boolean strict : new boolean[] {false, true}) {
+      List<BsonDocument> docs = new ArrayList<>();
+      int id = 0;
+      for (int round = 0; round < 2; round++) { // again: shapes learned, bytes found again
+        for (String field : fields) {
+          for (BsonValue v : values) {
+            docs.add(new BsonDocument("_id", new BsonInt32(id++)).append(field, v));
+          }
+        }
+      }
+      Path rejects = dir.resolve("rejects" + strict + ".jsonl");
+      ByteBuffer shard = exportFast(fx, docs, rejects, strict);
+      assertThat(SchemaVerifier.verify(fx.plan, shard).error()).isNull();
+
+      SchemaExportVerifier.Result result =
+          new SchemaExportVerifier(fx.plan, fx.binarySchema(), strict, 50)
+              .verify(docs.iterator(), List.of(shard), rejects);
+
+      assertThat(result.differences()).as("strict " + strict).isEmpty();
+      assertThat(result.compared()).isEqualTo(docs.size());
+    }
+  }
+
+  /**
+   * Tables nested near the limit of 64 through unions, maps and wrappers, each adding its own
+   * levels: the engine (sub-documents found by their bytes too) and verify reject the same ones.
+   */
+  @Test
+  void agreesWithTheEngineOnTablesNestedNearTheLimitThroughShapes() throws Exception {
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir,
+            """
+            attribute "map"; attribute "wrapper";
+            table WInt (wrapper) { value: int; }
+            table WT (wrapper) { value: T; }
+            union U { WInt, WT }
+            table TE { key: string (key); value: T; }
+            table T { u: U; m: [TE] (map); w: WT; ws: [WT]; t: T; }
+            table R { t: T; }
+            table Root { rs: [R]; }
+            root_type Root;
+            """);
+    java.util.Random random = new java.util.Random(7);
+    List<BsonDocument> docs = new ArrayList<>();
+    for (int id = 0; id < 400; id++) {
+      int levels = 20 + random.nextInt(20);
+      BsonValue v = random.nextBoolean() ? new BsonInt32(1) : new BsonDocument();
+      for (int i = 0; i < levels; i++) {
+        BsonDocument d = new BsonDocument();
+        switch (random.nextInt(5)) {
+          case 0 -> d.append("u", v.isDocument() ? v : new BsonDocument("u", v));
+          case 1 -> d.append("m", new BsonDocument("k", v.isDocument() ? v : new BsonDocument()));
+          case 2 -> d.append("w", v.isDocument() ? v : new BsonDocument());
+          case 3 ->
+              d.append(
+                  "ws", new org.bson.BsonArray(List.of(v.isDocument() ? v : new BsonDocument())));
+          default -> d.append("t", v.isDocument() ? v : new BsonDocument());
+        }
+        v = d;
+      }
+      docs.add(new BsonDocument("_id", new BsonInt32(id)).append("t", v));
+    }
+    Path rejects = dir.resolve("rejects.jsonl");
+    ByteBuffer shard = exportFast(fx, docs, rejects, false);
+    assertThat(SchemaVerifier.verify(fx.plan, shard).error()).isNull();
+    assertThat(Files.readAllLines(rejects).size()).as("some of each").isBetween(20, 380);
+
+    SchemaExportVerifier.Result result =
+        new SchemaExportVerifier(fx.plan, fx.binarySchema(), false, 50)
+            .verify(docs.iterator(), List.of(shard), rejects);
+
+    assertThat(result.differences()).isEmpty();
+  }
+
   /** A document written field by field, duplicates kept, as raw BSON. */
   private static RawBsonDocument raw(int id, java.util.function.Consumer<BsonBinaryWriter> fields) {
     var out = new BasicOutputBuffer();

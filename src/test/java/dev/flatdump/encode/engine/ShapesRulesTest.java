@@ -208,6 +208,44 @@ class ShapesRulesTest {
             RejectedRecord.class, r -> assertThat(r.reason()).contains("appears twice"));
   }
 
+  /**
+   * A sub-document found again by its BSON bytes ({@link BsonMemo}) is not walked, so its depth is
+   * not checked; wrappers nest two tables per BSON level, so a short sub-document met first near
+   * the top can nest too deep where it is met again lower down. Sharing must not change the
+   * verdict: the document is rejected either way.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aSubDocumentFoundByItsBytesStillNestsAtMost64Deep(boolean fast) throws Exception {
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir.resolve("deep" + fast),
+            """
+            attribute "wrapper";
+            table T { w: W; t: T; }
+            table W (wrapper) { value: T; }
+            table Rec { t: T; }
+            table Root { records: [Rec]; }
+            root_type Root;
+            """);
+    String x = "{}";
+    for (int i = 0; i < 14; i++) { // 8 bytes a level, 2 tables: 29 tables in 117 bytes
+      x = "{\"w\": " + x + "}";
+    }
+    String deep = x;
+    for (int i = 0; i < 42; i++) { // x at depth 43 in tables: 71 levels with the root
+      deep = "{\"t\": " + deep + "}";
+    }
+    RecordEncoder e = encoder(fx, fast);
+    byte[] shallow = SchemaFixtures.bson("{\"t\": " + x + "}");
+    byte[] tooDeep = SchemaFixtures.bson("{\"t\": " + deep + "}");
+    FlatBufferBuilder builder = new FlatBufferBuilder();
+    assertThat(e.encode(builder, shallow, 0, shallow.length)).isPositive();
+    assertThatThrownBy(() -> e.encode(builder, tooDeep, 0, tooDeep.length))
+        .isInstanceOfSatisfying(
+            RejectedRecord.class, r -> assertThat(r.reason()).contains("nested deeper than 64"));
+  }
+
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
   void aKeyGivenTwiceInAMapRejects(boolean fast) throws Exception {

@@ -131,6 +131,144 @@ class SchemaEvolutionTest {
         .isEqualTo("[{\"key\":\"en\",\"value\":{\"official\":\"E\"}}]");
   }
 
+  static final String OLD_NAMESPACED =
+      """
+      attribute "bson"; attribute "map"; attribute "wrapper";
+      namespace geo.v1;
+      enum Kind : ubyte { A = 1, B = 2 }
+      struct Vec (force_align: 16) { x: float; y: float; z: float; }
+      table WS (wrapper) { value: string; }
+      table WL (wrapper) { value: long; }
+      union Val { WS, WL }
+      table E { key: string (key); value: int; }
+      table Sub { name: string; old: int (deprecated); k: Kind = B; }
+      table Rec {
+        id: string (bson: "_id");
+        kind: Kind = A;
+        pos: Vec;
+        val: Val;
+        m: [E] (map);
+        sub: Sub;
+        legacy: int (deprecated);
+        d: double = 1.5;
+      }
+      table Root { records: [Rec]; }
+      root_type Root;
+      """;
+
+  static final String NEW_FOR_NAMESPACED =
+      """
+      attribute "bson"; attribute "map"; attribute "wrapper";
+      table ValString (wrapper) { value: string; }
+      table ValBool (wrapper) { value: bool; }
+      union Val { ValString, ValBool }
+      table E { key: string (key); value: long; }
+      table Sub { name: string; k: string; extra: bool; }
+      table Rec {
+        id: string (bson: "_id");
+        val: Val;
+        m: [E] (map);
+        sub: Sub;
+        legacy: string;
+        d: double;
+      }
+      table Root { records: [Rec]; }
+      root_type Root;
+      """;
+
+  /**
+   * An earlier schema in a namespace: a new type named as an earlier one there is another type
+   * (flatc resolves a name from the namespace outwards), and the union's values keep their names.
+   */
+  @Test
+  void evolvesASchemaInANamespace() throws Exception {
+    SchemaPlan old = plan("oldns", OLD_NAMESPACED);
+    SchemaEvolution.Result r =
+        SchemaEvolution.evolve(old, plan("newns", NEW_FOR_NAMESPACED), false);
+    SchemaPlan evolved = plan("evolvedns", r.schema());
+    assertThat(SchemaDiff.between(old, evolved)).noneMatch(SchemaDiff.Change::breaking);
+
+    EnumPlan val =
+        evolved.enums().stream().filter(e -> e.name().equals("geo.v1.Val")).findFirst().get();
+    assertThat(val.nameOf(1)).isEqualTo("WS"); // not geo_v1_WS: flatc --json and code name it
+    assertThat(val.nameOf(2)).isEqualTo("WL");
+    FieldPlan mv2 =
+        evolved.record().fields().stream().filter(f -> f.name().equals("m_v2")).findFirst().get();
+    assertThat(evolved.tables().get(mv2.typeIndex()).mapValue().kind())
+        .as("m_v2's entries hold the longs the data has now:\n" + r.schema())
+        .isEqualTo(FieldKind.LONG);
+
+    SchemaFixtures fx = new SchemaFixtures(dir.resolve("fxns"), r.schema());
+    List<byte[]> docs =
+        List.of(
+            SchemaFixtures.bson(
+                "{\"_id\": \"a\", \"kind\": \"B\", \"pos\": {\"x\": 1, \"y\": 2, \"z\": 3},"
+                    + " \"val\": \"s\", \"m\": {\"k\": {\"$numberLong\": \"5000000000\"}},"
+                    + " \"sub\": {\"name\": \"n\", \"extra\": true}, \"d\": 2.5}"),
+            SchemaFixtures.bson(
+                "{\"_id\": \"b\", \"sub\": {\"k\": \"free text\"}," + " \"legacy\": \"x\"}"));
+    ByteBuffer shard = fx.encode(new RecordEncoder(fx.plan, true), docs);
+    Path bin = dir.resolve("datans.bin");
+    byte[] bytes = new byte[shard.remaining()];
+    shard.duplicate().get(bytes);
+    Files.write(bin, bytes);
+
+    JsonNode oldView =
+        SchemaFixtures.flatcJson(dir.resolve("oldns").resolve("oldns.fbs"), bin, "--raw-binary")
+            .get("records");
+
+    assertThat(oldView.get(0).toString())
+        .isEqualTo(
+            "{\"id\":\"a\",\"kind\":\"B\",\"pos\":{\"x\":1.0,\"y\":2.0,\"z\":3.0},"
+                + "\"val_type\":\"WS\",\"val\":{\"value\":\"s\"},"
+                + "\"sub\":{\"name\":\"n\"},\"d\":2.5}");
+    assertThat(oldView.get(1).toString()).isEqualTo("{\"id\":\"b\",\"sub\":{}}");
+  }
+
+  /**
+   * An enum whose values are now sometimes free text gets {@code k_v2: string} reading the same
+   * name, and the change says the enum "keeps the ones it can"; but the choice is by BSON type, a
+   * string takes a string exactly and an enum only by conversion, so every name goes to {@code
+   * k_v2} and readers of the earlier schema read the default for all of them. Likewise a {@code
+   * float} given a {@code double} field. The choice never depends on the value, so the fix is in
+   * SchemaEvolution (deprecate the field for {@code k_v2}, as for a document, or say that it keeps
+   * nothing), which is a design decision.
+   */
+  @Test
+  @org.junit.jupiter.api.Disabled(
+      "an enum field whose values became strings keeps none of them: k_v2: string takes every"
+          + " string exactly, while the change list says the enum keeps the ones it can")
+  void anEnumKeepsTheNamesItTakesWhenItsValuesBecomeFreeText() throws Exception {
+    SchemaPlan old =
+        plan(
+            "oldenum",
+            "enum Kind : ubyte { A = 1, B = 2 } table Rec { k: Kind = B; }"
+                + " table Root { records: [Rec]; } root_type Root;");
+    SchemaEvolution.Result r =
+        SchemaEvolution.evolve(
+            old,
+            plan(
+                "newenum",
+                "table Rec { k: string; } table Root { records: [Rec]; } root_type Root;"),
+            false);
+    SchemaFixtures fx = new SchemaFixtures(dir.resolve("fxenum"), r.schema());
+    ByteBuffer shard =
+        fx.encode(
+            new RecordEncoder(fx.plan, true),
+            List.of(SchemaFixtures.bson("{\"k\": \"A\"}"), SchemaFixtures.bson("{\"k\": \"x\"}")));
+    Path bin = dir.resolve("dataenum.bin");
+    byte[] bytes = new byte[shard.remaining()];
+    shard.duplicate().get(bytes);
+    Files.write(bin, bytes);
+
+    JsonNode oldView =
+        SchemaFixtures.flatcJson(dir.resolve("oldenum").resolve("oldenum.fbs"), bin, "--raw-binary")
+            .get("records");
+
+    assertThat(r.changes()).anyMatch(c -> c.contains("it keeps the ones it can"));
+    assertThat(oldView.get(0).toString()).isEqualTo("{\"k\":\"A\"}");
+  }
+
   @Test
   void widerNumbersHoldNarrowerOnes() {
     assertThat(SchemaEvolution.holds(FieldKind.LONG, FieldKind.INT)).isTrue();
