@@ -173,7 +173,8 @@ final class ExpectedRecords {
 
   /**
    * Of the fields of {@code t} that read BSON name {@code name}, the one that takes {@code v}
-   * (docs/mapping.md, "Names"): the only one; else the first for a null, and by type otherwise.
+   * (docs/mapping.md, "Names"): the only one; else the first for a null; else the first, by id,
+   * that takes it: a scalar or a string field by the value itself, another by its type.
    */
   private FieldPlan takerOf(TablePlan t, String name, BsonValue v) {
     List<FieldPlan> same = new ArrayList<>();
@@ -182,7 +183,23 @@ final class ExpectedRecords {
         same.add(f);
       }
     }
-    return same.size() == 1 || v.isNull() ? same.get(0) : unions.field(same, v.getBsonType());
+    if (same.size() == 1 || v.isNull()) {
+      return same.get(0);
+    }
+    for (FieldPlan f : same) {
+      if (f.kind().isScalar() || f.kind() == FieldKind.STRING) {
+        try {
+          value(f, f.kind(), v, name);
+          return f;
+        } catch (NotFit no) {
+          continue; // the next field may take it
+        }
+      }
+      if (unions.takes(f, v.getBsonType())) {
+        return f;
+      }
+    }
+    return same.get(0);
   }
 
   /**

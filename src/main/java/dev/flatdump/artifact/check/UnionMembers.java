@@ -49,21 +49,22 @@ final class UnionMembers {
   }
 
   /**
-   * Of several fields of a table that read one BSON name (by id), the one a value of {@code type}
-   * goes to, by docs/mapping.md's "Names": the one whose type takes it exactly, else by a lossless
-   * conversion, the first among equals; the first when none takes it (it rejects the value).
+   * Of several fields of a table that read one BSON name (by id), the first whose type takes a
+   * value of {@code type} (docs/mapping.md's "Names", for a value that is not a scalar or a
+   * string); the first when none takes it (it rejects the value).
    */
   FieldPlan field(java.util.List<FieldPlan> sameName, BsonType type) {
-    FieldPlan chosen = sameName.get(0);
-    int best = NONE;
     for (FieldPlan f : sameName) {
-      int how = field(f, type, new HashSet<>());
-      if (how > best) {
-        best = how;
-        chosen = f;
+      if (field(f, type, new HashSet<>()) > NONE) {
+        return f;
       }
     }
-    return chosen;
+    return sameName.get(0);
+  }
+
+  /** Whether field {@code f} takes a value of {@code type} at all, by type. */
+  boolean takes(FieldPlan f, BsonType type) {
+    return field(f, type, new HashSet<>()) > NONE;
   }
 
   /** How the table of plan index {@code index} takes a value of {@code type}. */

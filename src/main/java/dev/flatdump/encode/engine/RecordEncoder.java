@@ -567,7 +567,7 @@ public final class RecordEncoder {
       }
       s.given[fi] = true;
       if (alternates[index] != null && alternates[index][fi] >= 0 && type != Bson.NULL) {
-        fi = alternative(index, fi, type);
+        fi = alternative(index, fi, type, b, value, last);
         f = t.fields().get(fi);
       }
       p = field(f, fi, s, type, b, value, last, depth);
@@ -586,21 +586,37 @@ public final class RecordEncoder {
   }
 
   /**
-   * Of the fields of table {@code index} that read one BSON name, from {@code first} on, the one
-   * whose type takes a value of BSON type {@code type} best (exactly, else by a lossless
-   * conversion), the first by id among equals; {@code first} when none takes it (it rejects).
+   * Of the fields of table {@code index} that read one BSON name, from {@code first} on by id, the
+   * first that takes the value of BSON type {@code type} at {@code p}: a scalar or a string by the
+   * value itself (70000 does not go to a {@code short}, a name an enum lacks not to the enum), any
+   * other kind by the value's type alone; {@code first} when none takes it (it rejects it).
    */
-  private int alternative(int index, int first, byte type) {
-    int best = first;
-    int bestRank = 0;
+  private int alternative(int index, int first, byte type, byte[] b, int p, int end) {
     for (int fi = first; fi >= 0; fi = alternates[index][fi]) {
-      int r = unions.rank(plan.tables().get(index).fields().get(fi), type);
-      if (r > bestRank) {
-        best = fi;
-        bestRank = r;
+      FieldPlan f = plan.tables().get(index).fields().get(fi);
+      if (f.kind().isScalar() || f.kind() == FieldKind.STRING) {
+        if (takes(f, type, b, p, end)) {
+          return fi;
+        }
+      } else if (unions.rank(f, type) > 0) {
+        return fi;
       }
     }
-    return best;
+    return first;
+  }
+
+  /** Whether the scalar or string field {@code f} takes the value at {@code p}. */
+  private boolean takes(FieldPlan f, byte type, byte[] b, int p, int end) {
+    try {
+      if (f.kind().isScalar()) {
+        Scalars.convert(f.kind(), enumOf(f), type, b, p, end, path);
+      } else if (type != Bson.STRING) {
+        Strings.converted(type, b, p, end, path);
+      }
+      return true;
+    } catch (RejectedRecord no) {
+      return false;
+    }
   }
 
   /**

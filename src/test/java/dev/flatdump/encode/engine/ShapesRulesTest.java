@@ -246,6 +246,35 @@ class ShapesRulesTest {
             RejectedRecord.class, r -> assertThat(r.reason()).contains("nested deeper than 64"));
   }
 
+  /** A scalar field of several reading one name takes the values it holds, by their value. */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void theFirstOfSeveralFieldsTakesEveryValueItHolds(boolean fast) throws Exception {
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir.resolve("first" + fast),
+            """
+            attribute "bson";
+            enum Kind : ubyte { A = 1, B = 2 }
+            table Rec {
+              f: float; s: short; k: Kind = B;
+              f_v2: double (bson: "f"); s_v2: int (bson: "s"); k_v2: string (bson: "k");
+            }
+            table Root { records: [Rec]; }
+            root_type Root;
+            """);
+    List<byte[]> docs =
+        java.util.stream.Stream.of(
+                "{\"f\": 1.5, \"s\": 7, \"k\": \"A\"}", "{\"f\": 0.1, \"s\": 70000, \"k\": \"Z\"}")
+            .map(SchemaFixtures::bson)
+            .toList();
+    ByteBuffer shard = fx.encode(encoder(fx, fast), docs);
+
+    JsonNode records = fx.flatcRecords(shard);
+    assertThat(records.get(0).toString()).isEqualTo("{\"f\":1.5,\"s\":7,\"k\":\"A\"}");
+    assertThat(records.get(1).toString()).isEqualTo("{\"f_v2\":0.1,\"s_v2\":70000,\"k_v2\":\"Z\"}");
+  }
+
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
   void aKeyGivenTwiceInAMapRejects(boolean fast) throws Exception {
