@@ -4,6 +4,7 @@ import com.mongodb.client.MongoClient;
 import dev.flatdump.FlatdumpException;
 import dev.flatdump.artifact.AtomicFiles;
 import dev.flatdump.encode.plan.SchemaEvolution;
+import dev.flatdump.encode.plan.SchemaException;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.infer.SchemaInference;
 import dev.flatdump.infer.SchemaInference.InferredSchema;
@@ -153,7 +154,14 @@ public final class InferCommand implements Callable<Integer> {
     if (deprecateMissing && evolve == null) {
       throw new IllegalArgumentException("--deprecate-missing goes with --evolve OLD.fbs");
     }
-    SchemaPlan earlier = evolve == null ? null : SchemaPlan.load(evolve);
+    SchemaPlan earlier = null;
+    if (evolve != null) {
+      try {
+        earlier = SchemaPlan.load(evolve);
+      } catch (SchemaException e) { // the user's file: a usage error, as export's --schema
+        throw new IllegalArgumentException("--evolve: " + e.getMessage(), e);
+      }
+    }
     PrintWriter err = spec.commandLine().getErr();
     InferredSchema schema;
     try (MongoClient client = mongo.connect()) {

@@ -51,9 +51,23 @@ class InferCommandTest {
 
   @Test
   void anUnknownOptionIsAUsageError() {
-    CliRun run = infer("--evolve");
+    CliRun run = infer("--frobnicate");
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
-    assertThat(run.err()).contains("Unknown option: '--evolve'");
+    assertThat(run.err()).contains("Unknown option: '--frobnicate'");
+  }
+
+  @Test
+  void deprecateMissingNeedsEvolve() {
+    CliRun run = infer("--deprecate-missing");
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+    assertThat(run.err()).contains("--deprecate-missing goes with --evolve OLD.fbs");
+  }
+
+  @Test
+  void anEarlierSchemaThatCannotBeReadIsNamedBeforeAnythingIsRead() {
+    CliRun run = infer("--evolve", "no/such/old.fbs");
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(2);
+    assertThat(run.err()).contains("no/such/old.fbs").doesNotContain("\tat ");
   }
 
   @Test
