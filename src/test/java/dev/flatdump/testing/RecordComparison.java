@@ -1,5 +1,10 @@
 package dev.flatdump.testing;
 
+import static dev.flatdump.testing.BsonValues.bytes;
+import static dev.flatdump.testing.BsonValues.real;
+import static dev.flatdump.testing.BsonValues.render;
+import static dev.flatdump.testing.BsonValues.sameReal;
+import static dev.flatdump.testing.BsonValues.text;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.flatdump.encode.plan.EnumPlan;
@@ -9,7 +14,6 @@ import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.encode.plan.TablePlan;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -17,12 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
-import org.bson.BsonBinarySubType;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
-import org.bson.json.JsonMode;
-import org.bson.json.JsonWriterSettings;
 
 /**
  * Compares a MongoDB document with its record as {@link GeneratedRecords} read it, under
@@ -40,9 +40,6 @@ import org.bson.json.JsonWriterSettings;
  * others are empty. Not thread-safe.
  */
 final class RecordComparison {
-
-  private static final JsonWriterSettings RELAXED =
-      JsonWriterSettings.builder().outputMode(JsonMode.RELAXED).build();
 
   /** The first difference found in a record, at its path. */
   static final class Mismatch extends RuntimeException {
@@ -243,11 +240,12 @@ final class RecordComparison {
           }
           default -> {
             BigInteger x = integer(e, f.enumIndex());
-            yield x != null && a instanceof Long l && x.equals(integer(l, kind));
+            yield x != null && a instanceof Long l && x.equals(BsonValues.integer(l, kind));
           }
         };
     if (!same) {
-      Object shown = kind == FieldKind.ULONG && a instanceof Long l ? integer(l, kind) : a;
+      Object shown =
+          kind == FieldKind.ULONG && a instanceof Long l ? BsonValues.integer(l, kind) : a;
       throw new Mismatch(
           path + ": " + render(e) + " in MongoDB, " + render(shown) + " in the record");
     }
@@ -286,14 +284,6 @@ final class RecordComparison {
     }
   }
 
-  /** What a vector of bytes holds of a binary or an ObjectId, or null for another value. */
-  private static byte[] bytes(BsonValue e) {
-    if (e.isBinary()) {
-      return e.asBinary().getData();
-    }
-    return e.isObjectId() ? e.asObjectId().getValue().toByteArray() : null;
-  }
-
   /** An integer or enum value of the document, or null for one that is none. */
   private BigInteger integer(BsonValue e, int enumIndex) {
     if (e.isString() && enumIndex >= 0) {
@@ -304,7 +294,7 @@ final class RecordComparison {
       case INT32 -> BigInteger.valueOf(e.asInt32().getValue());
       case INT64 -> BigInteger.valueOf(e.asInt64().getValue());
       case DATE_TIME -> BigInteger.valueOf(e.asDateTime().getValue()); // ms since the epoch
-      case TIMESTAMP -> integer(e.asTimestamp().getValue(), FieldKind.ULONG); // 64 bits
+      case TIMESTAMP -> BsonValues.integer(e.asTimestamp().getValue(), FieldKind.ULONG); // 64 bits
       case DOUBLE -> {
         double d = e.asDouble().getValue();
         yield Double.isFinite(d) && d == Math.rint(d) ? new BigDecimal(d).toBigInteger() : null;
@@ -313,72 +303,8 @@ final class RecordComparison {
     };
   }
 
-  private static BigInteger integer(long v, FieldKind kind) {
-    return kind == FieldKind.ULONG
-        ? new BigInteger(Long.toUnsignedString(v))
-        : BigInteger.valueOf(v);
-  }
-
-  /** A number of the document as a double, or null for one a double does not hold exactly. */
-  private static Double real(BsonValue e) {
-    return switch (e.getBsonType()) {
-      case DOUBLE -> e.asDouble().getValue();
-      case INT32 -> (double) e.asInt32().getValue();
-      case INT64 -> {
-        long v = e.asInt64().getValue();
-        yield (double) v == v && (long) (double) v == v ? (double) v : null;
-      }
-      default -> null;
-    };
-  }
-
-  private static boolean sameReal(double x, double y) {
-    return Double.isNaN(x) ? Double.isNaN(y) : Double.compare(x, y) == 0;
-  }
-
-  /** The text a string field holds of the value, or null for a value it holds none of. */
-  private static String text(BsonValue e) {
-    return switch (e.getBsonType()) {
-      case STRING -> e.asString().getValue();
-      case OBJECT_ID -> e.asObjectId().getValue().toHexString();
-      case DECIMAL128 -> e.asDecimal128().getValue().toString();
-      case BINARY -> {
-        var b = e.asBinary();
-        if (b.getType() != BsonBinarySubType.UUID_STANDARD.getValue() || b.getData().length != 16) {
-          yield null;
-        }
-        ByteBuffer bb = ByteBuffer.wrap(b.getData());
-        yield new UUID(bb.getLong(), bb.getLong()).toString();
-      }
-      default -> null;
-    };
-  }
-
   @SuppressWarnings("unchecked")
   private static Map<String, Object> map(Object o) {
     return (Map<String, Object>) o;
-  }
-
-  /** A BSON value in messages: a string quoted, anything else as relaxed Extended JSON. */
-  static String render(BsonValue e) {
-    if (e.isString()) {
-      return "'" + e.asString().getValue() + "'";
-    }
-    String json = new BsonDocument("v", e).toJson(RELAXED);
-    return shortened(json.substring(json.indexOf(':') + 1, json.length() - 1).strip());
-  }
-
-  private static String render(Object a) {
-    if (a == null) {
-      return "nothing";
-    }
-    if (a instanceof String s) {
-      return "'" + s + "'";
-    }
-    return shortened(a instanceof byte[] b ? Arrays.toString(b) : a.toString());
-  }
-
-  private static String shortened(String s) {
-    return s.length() <= 200 ? s : s.substring(0, 200) + "...";
   }
 }
