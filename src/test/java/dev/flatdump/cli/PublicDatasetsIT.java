@@ -8,6 +8,7 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
 import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Manifest;
+import dev.flatdump.testing.JavaReader;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import dev.flatdump.testing.PublicDatasets;
@@ -32,9 +33,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code export --schema} on real data nobody here wrote: two public datasets, each with a
- * hand-written schema in {@code sample-data/}. Two independent readers decode each artifact back to
- * the source: {@code flatc --json}, and a Python program built on flatc's generated Python code and
- * the {@code flatbuffers} package, which compares it with MongoDB through pymongo.
+ * hand-written schema in {@code sample-data/}. Three independent readers decode each artifact back
+ * to the source: {@code flatc --json}, a Python program built on flatc's generated Python code and
+ * the {@code flatbuffers} package, which compares it with MongoDB through pymongo, and {@link
+ * JavaReader}, through the Java flatc generates, which compares it through the Java driver.
  */
 @ExtendWith(MongoDbExtension.class)
 class PublicDatasetsIT {
@@ -86,6 +88,7 @@ class PublicDatasetsIT {
     PythonReader.Result python = PythonReader.compare(out, server.uri(), db.getName(), "states");
     assertThat(python.exitCode()).as(python.output()).isZero();
     assertThat(python.output()).isEqualTo("5084 records agree with " + db.getName() + ".states");
+    PythonReaderIT.assertJavaReaderAgrees(server, db, out, "states", 5084);
     assertEveryCommandReadsIt(server, db, "states", out, 5084);
     CliRun inspect = CliRun.of("inspect", out.toString(), "--json", "1");
     // with --json, stdout holds the JSON lines alone and the summary goes to stderr
@@ -101,6 +104,11 @@ class PublicDatasetsIT {
     PythonReader.Result changed = PythonReader.compare(out, server.uri(), db.getName(), "states");
     assertThat(changed.exitCode()).as(changed.output()).isEqualTo(1);
     assertThat(changed.output()).contains("record 7").contains("cities[0].name: 'X' in MongoDB");
+    JavaReader.Result java = JavaReader.compare(out, server.uri(), db.getName(), "states");
+    assertThat(java.difference())
+        .startsWith("record 7 (_id " + states.get(7).get("_id").asInt32().getValue() + ") differs:")
+        .contains(" cities[0].name: 'X' in MongoDB, '");
+    assertThat(java.agreeing()).isEqualTo(java.read() - 1).isEqualTo(5083);
     CliRun verify = ExportCommandIT.verify(server, db, "states", out);
     assertThat(verify.exitCode()).as(verify.toString()).isEqualTo(1);
     assertThat(verify.out()).contains("(record 7): cities[0].name is ").contains(", X in MongoDB");
@@ -151,6 +159,7 @@ class PublicDatasetsIT {
     assertThat(python.exitCode()).as(python.output()).isZero();
     assertThat(python.output())
         .isEqualTo(expected.size() + " records agree with " + db.getName() + ".emoji");
+    PythonReaderIT.assertJavaReaderAgrees(server, db, out, "emoji", expected.size());
     assertEveryCommandReadsIt(server, db, "emoji", out, expected.size());
   }
 

@@ -6,6 +6,7 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
 import dev.flatdump.bench.samples.Profile;
+import dev.flatdump.testing.JavaReader;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import dev.flatdump.testing.PythonReader;
@@ -51,6 +52,7 @@ class PythonReaderIT {
     PythonReader.Result python = PythonReader.compare(out, server.uri(), db.getName(), "orgs");
     assertThat(python.exitCode()).as(python.output()).isZero();
     assertThat(python.output()).isEqualTo("300 records agree with " + db.getName() + ".orgs");
+    assertJavaReaderAgrees(server, db, out, "orgs", 300);
   }
 
   private static final String TYPED =
@@ -108,6 +110,7 @@ class PythonReaderIT {
     PythonReader.Result python = PythonReader.compare(out, server.uri(), db.getName(), "typed");
     assertThat(python.exitCode()).as(python.output()).isZero();
     assertThat(python.output()).isEqualTo("5 records agree with " + db.getName() + ".typed");
+    assertJavaReaderAgrees(server, db, out, "typed", 5);
 
     // and it tells a date that changed since
     db.getCollection("typed", BsonDocument.class)
@@ -116,6 +119,14 @@ class PythonReaderIT {
     PythonReader.Result changed = PythonReader.compare(out, server.uri(), db.getName(), "typed");
     assertThat(changed.exitCode()).as(changed.output()).isEqualTo(1);
     assertThat(changed.output()).contains("record 3").contains("at: 0 in MongoDB");
+    JavaReader.Result java = JavaReader.compare(out, server.uri(), db.getName(), "typed");
+    assertThat(java.difference())
+        .isEqualTo(
+            "record 3 (_id {\"$oid\": \"%s\"}) differs: at: {\"$date\": \"1970-01-01T00:00:00Z\"} in"
+                + " MongoDB, -62135337600000 in the record",
+            docs.get(3).getObjectId("_id").getValue().toHexString());
+    assertThat(java.read()).isEqualTo(5);
+    assertThat(java.agreeing()).isEqualTo(4);
   }
 
   /** {@code ShapesRulesTest}'s schema: maps, unions, wrappers and arrays of arrays. */
@@ -183,24 +194,96 @@ class PythonReaderIT {
     PythonReader.Result python = PythonReader.compare(out, server.uri(), db.getName(), "shapes");
     assertThat(python.exitCode()).as(python.output()).isZero();
     assertThat(python.output()).isEqualTo("5 records agree with " + db.getName() + ".shapes");
+    assertJavaReaderAgrees(server, db, out, "shapes", 5);
 
-    // and it tells a map's value, a union's member and a null in an array of arrays that changed
+    // and both readers tell a map's value, a union's member and a null in an array of arrays
+    // that changed
     var shapes = db.getCollection("shapes", BsonDocument.class);
     shapes.updateOne(Filters.eq("_id", 1), Updates.set("names.eng", "Angleterre"));
-    assertDiffers(server, db, out, "record 0", "names.eng");
+    assertDiffers(
+        server,
+        db,
+        out,
+        "record 0",
+        "names.eng",
+        "record 0 (_id 1) differs: names.eng: 'Angleterre' in MongoDB, 'England' in the record");
     shapes.replaceOne(Filters.eq("_id", 1), docs.get(0));
     shapes.updateOne(Filters.eq("_id", 2), Updates.set("created_at", "1577836800"));
-    assertDiffers(server, db, out, "record 1", "created_at");
+    assertDiffers(
+        server,
+        db,
+        out,
+        "record 1",
+        "created_at",
+        "record 1 (_id 2) differs: created_at: '1577836800' in MongoDB, 1577836800 in the record");
     shapes.replaceOne(Filters.eq("_id", 2), docs.get(1));
     shapes.updateOne(
         Filters.eq("_id", 5), Updates.set("maybe", new BsonArray(List.of(new BsonArray()))));
-    assertDiffers(server, db, out, "record 4", "maybe[0]");
+    assertDiffers(
+        server,
+        db,
+        out,
+        "record 4",
+        "maybe[0]",
+        "record 4 (_id 5) differs: maybe[0]: [] in MongoDB, nothing in the record");
+    shapes.replaceOne(Filters.eq("_id", 5), docs.get(4));
+    shapes.updateOne(Filters.eq("_id", 1), Updates.set("polygons.0.1.0", 9.0));
+    assertDiffers(
+        server,
+        db,
+        out,
+        "record 0",
+        "polygons[0][1][0]",
+        "record 0 (_id 1) differs: polygons[0][1][0]: 9.0 in MongoDB, 1.0 in the record");
+    shapes.replaceOne(Filters.eq("_id", 1), docs.get(0));
+    shapes.updateOne(Filters.eq("_id", 1), Updates.set("currencies.CHF.symbol", "Fr."));
+    assertDiffers(
+        server,
+        db,
+        out,
+        "record 0",
+        "currencies.CHF.symbol",
+        "record 0 (_id 1) differs: currencies.CHF.symbol: 'Fr.' in MongoDB, nothing in the record");
+    shapes.replaceOne(Filters.eq("_id", 1), docs.get(0));
+    shapes.updateOne(Filters.eq("_id", 1), Updates.set("items.5.x", 3));
+    assertDiffers(
+        server,
+        db,
+        out,
+        "record 0",
+        "items[5].x",
+        "record 0 (_id 1) differs: items[5].x: 3 in MongoDB, 1 in the record");
+    shapes.replaceOne(Filters.eq("_id", 1), docs.get(0));
+    assertJavaReaderAgrees(server, db, out, "shapes", 5);
   }
 
+  /**
+   * Both readers find the change: the Python one at {@code path} of {@code record}, the Java one
+   * with exactly {@code java}.
+   */
   private static void assertDiffers(
-      MongoServer server, MongoDatabase db, Path out, String record, String path) throws Exception {
+      MongoServer server, MongoDatabase db, Path out, String record, String path, String java)
+      throws Exception {
     PythonReader.Result changed = PythonReader.compare(out, server.uri(), db.getName(), "shapes");
     assertThat(changed.exitCode()).as(changed.output()).isEqualTo(1);
     assertThat(changed.output()).contains(record).contains(path);
+    JavaReader.Result read = JavaReader.compare(out, server.uri(), db.getName(), "shapes");
+    assertThat(read.difference()).isEqualTo(java);
+    assertThat(read.read()).isEqualTo(5);
+    assertThat(read.agreeing()).isEqualTo(4);
+  }
+
+  /**
+   * The Java reader ({@link JavaReader}), through the Java flatc generates from the shipped schema,
+   * reads every record equal to MongoDB.
+   */
+  static void assertJavaReaderAgrees(
+      MongoServer server, MongoDatabase db, Path out, String coll, long records) throws Exception {
+    JavaReader.Result java = JavaReader.compare(out, server.uri(), db.getName(), coll);
+    assertThat(java.output())
+        .isEqualTo(records + " records agree with " + db.getName() + "." + coll);
+    assertThat(java.read()).isEqualTo(records);
+    assertThat(java.agreeing()).isEqualTo(records);
+    assertThat(java.unknownFields()).isZero();
   }
 }
