@@ -154,17 +154,16 @@ class KilledExportIT {
   }
 
   /**
-   * The same with the user's schema ({@code --schema}, the schema-driven engine): killed in
-   * exportStep, the rerun resumes and gives the data files of an uninterrupted run, byte for byte.
+   * The same with a schema inferred first ({@code export --infer}): killed in exportStep, the rerun
+   * infers the same schema from the same documents, resumes, and gives the data and schema files of
+   * an uninterrupted run, byte for byte.
    */
   @org.junit.jupiter.api.Test
   @Timeout(240)
-  void aSchemaExportKilledInExportStepResumesWithIdenticalData(
+  void anInferredExportKilledInExportStepResumesWithIdenticalData(
       MongoServer server, @TempDir Path tmp) throws Exception {
     ReferenceExport reference = ReferenceExport.on(server);
-    String[] schema = {
-      "--schema", Path.of("schemas", "organizations.fbs").toAbsolutePath().toString()
-    };
+    String[] schema = {"--infer", "--narrow-integers"};
     Path uninterrupted = tmp.resolve("uninterrupted");
     CliResult whole =
         CliResult.inProcess(reference.exportArgs(uninterrupted, schema).toArray(String[]::new));
@@ -174,7 +173,8 @@ class KilledExportIT {
     Path out = tmp.resolve("out");
     List<String> args = reference.exportArgs(out, schema);
     try (JarRun run = JarRun.start(tmp.resolve("killed.log"), args)) {
-      Predicate<Path> third = KillPoint.staged(n -> n.equals("organizations-00002.fb"));
+      Predicate<Path> third =
+          KillPoint.staged(n -> n.equals(ReferenceExport.COLLECTION + "-00002.fb"));
       boolean hit = run.awaitWhileAlive(() -> third.test(out), 2, Duration.ofMinutes(3));
       assertThat(hit && run.isAlive())
           .as("still at work when killed; log:\n%s", run.log())
@@ -197,7 +197,11 @@ class KilledExportIT {
       got.remove(report);
     }
     assertThat(got).as("data and schema files of the resumed export").isEqualTo(want);
-    assertThat(got).containsKeys("organizations.fbs", "organizations.bfbs", "rejects.jsonl");
+    assertThat(got)
+        .containsKeys(
+            ReferenceExport.COLLECTION + ".fbs",
+            ReferenceExport.COLLECTION + ".bfbs",
+            "rejects.jsonl");
     assertThat(got.keySet().stream().filter(n -> n.endsWith(".fb"))).hasSizeGreaterThan(20);
   }
 

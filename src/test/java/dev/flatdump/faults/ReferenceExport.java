@@ -90,22 +90,21 @@ final class ReferenceExport {
         .write(new OrgGenerator(Profile.ARTICLE, 42), ORGS, n -> {});
   }
 
-  /** {@code export --uri .. --db .. --collection orgs --out OUT} with {@link #OPTIONS}. */
+  /**
+   * {@code export --schema schemas/organizations.fbs --uri .. --db .. --collection orgs --out OUT}
+   * with {@link #OPTIONS}; {@code extra} may give {@code --schema} or {@code --infer} instead.
+   */
   static List<String> exportArgs(String uri, String database, Path out, String... extra) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "export",
-                "--schema",
-                Path.of("schemas", "organizations.fbs").toAbsolutePath().toString(),
-                "--uri",
-                uri,
-                "--db",
-                database,
-                "--collection",
-                COLLECTION,
-                "--out",
-                out.toString()));
+    List<String> schema =
+        List.of(extra).contains("--schema") || List.of(extra).contains("--infer")
+            ? List.of()
+            : List.of(
+                "--schema", Path.of("schemas", "organizations.fbs").toAbsolutePath().toString());
+    List<String> args = new ArrayList<>(List.of("export"));
+    args.addAll(schema);
+    args.addAll(
+        List.of(
+            "--uri", uri, "--db", database, "--collection", COLLECTION, "--out", out.toString()));
     args.addAll(OPTIONS);
     args.addAll(List.of(extra));
     return args;

@@ -149,7 +149,7 @@ class RemotePartitionsIT {
     ReferenceExport reference = ReferenceExport.on(server);
     String broker = "tcp://127.0.0.1:" + freePort();
     String[] args = args(server, reference.database(), tmp.resolve("out"), broker, 3);
-    args[6] = ReferenceExport.COLLECTION; // the reference's collection
+    args[List.of(args).indexOf("--collection") + 1] = ReferenceExport.COLLECTION; // the reference's
     CliResult run = CliResult.inProcess(args);
     assertThat(run.exitCode()).as("%s", run).isEqualTo(1);
     assertThat(run.err())
