@@ -100,7 +100,9 @@ class GenerativeEngineTest {
       schemas = 1;
     } else if (minutes > 0) {
       long until = System.nanoTime() + minutes * 60_000_000_000L;
-      Random seeds = new Random();
+      long soak = Long.getLong("generative.soakSeed", System.nanoTime());
+      System.out.println("soak -Dgenerative.soakSeed=" + soak + " (its schema seeds follow)");
+      Random seeds = new Random(soak);
       while (System.nanoTime() < until) {
         runSchema(seeds.nextLong() & Long.MAX_VALUE, docs);
         schemas++;

@@ -160,7 +160,7 @@ final class MappingOracle {
       entries = readDocument(reader, bytes);
     }
     try {
-      return new Verdict(table(s.record(), entries, "", true), null, null, null);
+      return new Verdict(table(s.record(), entries, "", true, 0), null, null, null);
     } catch (Refused r) {
       return new Verdict(null, r.path, r.altPath, r.getMessage());
     }
@@ -269,7 +269,16 @@ final class MappingOracle {
     return path.isEmpty() ? name : path + "." + name;
   }
 
-  private Map<String, Object> table(Type t, List<Entry> entries, String path, boolean record) {
+  /** Tables nest at most 64 deep, counting the shard's root and the record (depth 0). */
+  private static void deep(int depth, String path) {
+    if (depth > 62) {
+      throw new Refused(path, null, "tables nested deeper than 64 levels");
+    }
+  }
+
+  private Map<String, Object> table(
+      Type t, List<Entry> entries, String path, boolean record, int depth) {
+    deep(depth, path);
     Set<Field> seen = new HashSet<>();
     Map<Field, Object> given = new LinkedHashMap<>();
     for (Entry e : entries) {
@@ -285,7 +294,7 @@ final class MappingOracle {
       if (e.type == BsonType.NULL) {
         continue;
       }
-      given.put(f, value(f, e, p));
+      given.put(f, value(f, e, p, depth));
     }
     for (Field f : t.fields) {
       if (f.required && !f.deprecated && !given.containsKey(f)) {
@@ -332,11 +341,12 @@ final class MappingOracle {
    * The {@code (wrapper)} table {@code w} holding {@code e} (null included: then its value is
    * absent), its value mapped by its field's row at the path of what holds it, {@code p}.
    */
-  private Map<String, Object> wrapper(Type w, Entry e, String p) {
+  private Map<String, Object> wrapper(Type w, Entry e, String p, int depth) {
+    deep(depth, p);
     Field v = w.value();
     Map<Field, Object> given = new LinkedHashMap<>();
     if (e.type != BsonType.NULL) {
-      given.put(v, value(v, e, p));
+      given.put(v, value(v, e, p, depth));
     } else if (v.required) {
       throw new Refused(p, null, "required, and missing or null");
     }
@@ -347,7 +357,7 @@ final class MappingOracle {
    * A {@code (map)}: one entry per field of the document, its name the key, its value by the value
    * field's row at {@code p.name}; sorted by the keys' UTF-8 bytes.
    */
-  private List<Object> map(Field f, Entry e, String p) {
+  private List<Object> map(Field f, Entry e, String p, int depth) {
     if (e.type != BsonType.DOCUMENT) {
       throw new Refused(p, null, "expected a document (map), got " + e.type);
     }
@@ -364,10 +374,11 @@ final class MappingOracle {
       if (!keys.add(c.name)) {
         throw new Refused(kp, null, "the key appears twice in the map");
       }
+      deep(depth + 1, kp);
       Map<Field, Object> given = new LinkedHashMap<>();
       given.put(key, c.name);
       if (c.type != BsonType.NULL) {
-        given.put(v, value(v, c, kp));
+        given.put(v, value(v, c, kp, depth + 1));
       } else if (v.required) {
         throw new Refused(kp, null, "required, and missing or null");
       }
@@ -385,7 +396,7 @@ final class MappingOracle {
    * the type exactly, else the first that takes it by a lossless conversion), holding the value,
    * mapped by that member's rules.
    */
-  private UnionValue union(UnionType u, Entry e, String p) {
+  private UnionValue union(UnionType u, Entry e, String p, int depth) {
     int chosen = 0;
     int best = 0;
     for (int i = 0; i < u.members.size(); i++) {
@@ -398,7 +409,8 @@ final class MappingOracle {
     if (chosen == 0) {
       throw new Refused(p, null, "no member of " + u.name + " takes " + e.type);
     }
-    return new UnionValue(new UnionTag(u.nameOf(chosen)), wrapper(u.members.get(chosen - 1), e, p));
+    return new UnionValue(
+        new UnionTag(u.nameOf(chosen)), wrapper(u.members.get(chosen - 1), e, p, depth + 1));
   }
 
   private static final int EXACTLY = 2;
@@ -487,23 +499,23 @@ final class MappingOracle {
     }
   }
 
-  private Object value(Field f, Entry e, String p) {
+  private Object value(Field f, Entry e, String p, int depth) {
     if (f.kind == Kind.UNION) {
       if (e.malformed != null) {
         throw new Refused(p, null, e.malformed);
       }
-      return union(f.union, e, p);
+      return union(f.union, e, p, depth);
     }
     if (f.map) {
-      return map(f, e, p);
+      return map(f, e, p, depth);
     }
     if (f.vector) {
-      return vector(f, e, p);
+      return vector(f, e, p, depth);
     }
-    return single(f, f.kind, e, p);
+    return single(f, f.kind, e, p, depth);
   }
 
-  private Object single(Field f, Kind kind, Entry e, String p) {
+  private Object single(Field f, Kind kind, Entry e, String p, int depth) {
     if (e.malformed != null) {
       throw new Refused(p, null, e.malformed);
     }
@@ -512,12 +524,12 @@ final class MappingOracle {
       case STRUCT -> struct(f.ref, e, p);
       case TABLE -> {
         if (f.ref.wrapper) {
-          yield wrapper(f.ref, e, p);
+          yield wrapper(f.ref, e, p, depth + 1);
         }
         if (e.type != BsonType.DOCUMENT) {
           throw new Refused(p, null, "expected a document (table), got " + e.type);
         }
-        yield table(f.ref, e.children, p, false);
+        yield table(f.ref, e.children, p, false, depth + 1);
       }
       default ->
           scalar(kind == Kind.ENUM ? f.en.base : kind, kind == Kind.ENUM ? f.en : null, e, p);
@@ -543,7 +555,7 @@ final class MappingOracle {
       if (c.type == BsonType.NULL) {
         throw new Refused(fp, null, "null in a struct");
       }
-      given.put(f, single(f, f.kind, c, fp));
+      given.put(f, single(f, f.kind, c, fp, 0));
     }
     Map<String, Object> out = new LinkedHashMap<>();
     for (Field f : st.fields) {
@@ -555,7 +567,7 @@ final class MappingOracle {
     return out;
   }
 
-  private List<Object> vector(Field f, Entry e, String p) {
+  private List<Object> vector(Field f, Entry e, String p, int depth) {
     List<Object> out = new ArrayList<>();
     if (f.kind == Kind.UBYTE && (e.type == BsonType.BINARY || e.type == BsonType.OBJECT_ID)) {
       byte[] bytes =
@@ -582,12 +594,12 @@ final class MappingOracle {
       String ep = p + "[" + i + "]";
       if (c.type == BsonType.NULL) {
         if (f.kind == Kind.TABLE && f.ref.wrapper) {
-          out.add(wrapper(f.ref, c, ep));
+          out.add(wrapper(f.ref, c, ep, depth + 1));
           continue;
         }
         throw new Refused(ep, null, "null in a vector");
       }
-      out.add(single(f, f.kind, c, ep));
+      out.add(single(f, f.kind, c, ep, depth));
     }
     if (!relaxed.contains(Relaxation.G_UNSORTED_KEYS)
         && f.kind == Kind.TABLE

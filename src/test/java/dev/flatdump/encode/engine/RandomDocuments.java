@@ -239,7 +239,9 @@ final class RandomDocuments {
    */
   private void union(BsonOut out, String name, UnionType u, int variant, int depth) {
     if (perturb()) {
-      if (values.nextBoolean()) {
+      if (u.name.equals("AnyU") && values.nextInt(3) == 0) {
+        deepArrays(out, name, 20 + values.nextInt(20));
+      } else if (values.nextBoolean()) {
         odd(out, name);
       } else {
         badValue(
@@ -249,6 +251,26 @@ final class RandomDocuments {
     }
     Type m = u.members.get(values.nextInt(u.members.size()));
     value(out, name, m.value(), variant / 3 + values.nextInt(7), depth + 1);
+  }
+
+  /**
+   * Arrays nested {@code levels} deep, the innermost holding a number or a document: in a recursive
+   * union each level is two tables, so some go past the 64 levels tables may nest.
+   */
+  private void deepArrays(BsonOut out, String name, int levels) {
+    int[] starts = new int[levels];
+    for (int i = 0; i < levels; i++) {
+      starts[i] = out.begin(BsonOut.ARRAY, i == 0 ? name : "0");
+    }
+    if (values.nextBoolean()) {
+      out.int64("0", 7);
+    } else {
+      int d = out.begin(BsonOut.DOCUMENT, "0");
+      out.end(d);
+    }
+    for (int i = levels - 1; i >= 0; i--) {
+      out.end(starts[i]);
+    }
   }
 
   /**

@@ -621,6 +621,12 @@ final class RandomSchemas {
     list.value().ref = item;
     members.add(list);
     if (r.nextBoolean()) {
+      Type doc = newWrapper("AnyDoc"); // takes a document as AnyMap does: the first declared wins
+      doc.value().kind = Kind.TABLE;
+      doc.value().ref = shapeTables.get(0);
+      members.add(doc);
+    }
+    if (r.nextBoolean()) {
       Type entry = new Type("AnyEntry", false);
       Field key = newField(entry);
       key.name = "key";
