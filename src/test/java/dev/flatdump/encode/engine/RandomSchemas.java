@@ -330,7 +330,7 @@ final class RandomSchemas {
     }
     randomFields(rec, 3 + r.nextInt(10), structs, tables);
     if (r.nextInt(10) < 6) {
-      shapes(rec, holder, structs, wide2 != null ? List.of(wide, wide2) : List.of(wide));
+      shapes(rec, holder, node, structs, wide2 != null ? List.of(wide, wide2) : List.of(wide));
     }
     java.util.Collections.shuffle(rec.fields, r);
     s.types.add(rec);
@@ -537,11 +537,12 @@ final class RandomSchemas {
   private List<Type> shapeTables;
 
   /**
-   * Fields of the shapes beyond plain tables on the record (and perhaps the holder): wrappers,
-   * vectors of wrappers (arrays of arrays), maps and unions of wrappers, whose values are of every
-   * kind, these shapes included, and sometimes a recursive union holding any JSON-like value.
+   * Fields of the shapes beyond plain tables on the record (and perhaps the holder and the
+   * recursive node): wrappers, vectors of wrappers (arrays of arrays), maps and unions of wrappers,
+   * whose values are of every kind, these shapes included, and sometimes a recursive union holding
+   * any JSON-like value.
    */
-  private void shapes(Type rec, Type holder, List<Type> structs, List<Type> tables) {
+  private void shapes(Type rec, Type holder, Type node, List<Type> structs, List<Type> tables) {
     s.shapes = true;
     shapeStructs = structs;
     shapeTables = tables;
@@ -564,6 +565,9 @@ final class RandomSchemas {
     }
     if (r.nextInt(3) == 0) {
       shapeField(newField(holder), 1);
+    }
+    if (node != null && r.nextInt(3) == 0) {
+      shapeField(newField(node), 1); // in a recursive table, at several depths
     }
   }
 
