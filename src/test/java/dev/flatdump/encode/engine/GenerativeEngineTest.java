@@ -37,13 +37,16 @@ import tools.jackson.databind.JsonNode;
  * document: the engine with every fast path and all sharing on, the engine with every fast path and
  * sharing off, and {@link MappingOracle}, written from {@code docs/mapping.md} alone. Accepted
  * records are read back by flatc ({@link FlatcJson}) and bit for bit ({@link BufferRecords}); the
- * shards pass {@link SchemaVerifier} and {@link SchemaExportVerifier}; with sharing off, the fast
- * and the slow paths write the same bytes. Strict and not.
+ * shards pass {@link SchemaVerifier} and {@link SchemaExportVerifier} (on schemas with maps, unions
+ * or wrappers only with {@code -Dgenerative.verifyShapes=true}); with sharing off, the fast and the
+ * slow paths write the same bytes. Strict and not.
  *
  * <p>CI size (200 schemas x 300 documents): {@code ./mvnw -B -ntp -o -q test
  * -Dtest=GenerativeEngineTest -Dsurefire.failIfNoSpecifiedTests=false}. A soak of random seeds
- * until the time is up: add {@code -Dgenerative.minutes=30}. Replay one schema seed from a failure:
- * {@code -Dgenerative.seed=N}. Sizes: {@code -Dgenerative.schemas=}, {@code -Dgenerative.docs=}.
+ * until the time is up: add {@code -Dgenerative.minutes=30} (the whole soak again: {@code
+ * -Dgenerative.soakSeed=N}, as it prints). Replay one schema seed from a failure: {@code
+ * -Dgenerative.seed=N}. Sizes: {@code -Dgenerative.schemas=}, {@code -Dgenerative.docs=}. The
+ * oracle's verdicts by reason: {@code -Dgenerative.stats=true}.
  */
 class GenerativeEngineTest {
 

@@ -42,9 +42,12 @@ import org.bson.BsonValue;
  * this round alone, with no engine code: the document is decoded by the driver's reader, value by
  * value, keeping what a decoded {@code BsonDocument} hides (a name given twice, strings that are
  * not UTF-8, bool bytes other than 0 and 1), then mapped in document order, so that the first
- * problem met is the one named. The record comes out as maps (tables, structs: field name to
- * value), lists (vectors), strings and {@link Scalar}s; a scalar left out reads as its default, an
- * optional one as {@link #NULL}; strings, tables, structs and vectors left out are not in the map.
+ * problem met is the one named. The record comes out as maps (tables, structs, wrappers, map
+ * entries: field name to value), lists (vectors; a map's entries sorted by key), strings, {@link
+ * Scalar}s and {@link UnionTag}s (a union's {@code _type}, beside its member's table); a scalar
+ * left out reads as its default, an optional one as {@link #NULL}, a union's type as {@code NONE};
+ * strings, tables, structs and vectors left out are not in the map. The union's member is chosen as
+ * the union row words it, not by the engine's {@code UnionChoice}.
  */
 final class MappingOracle {
 

@@ -22,7 +22,10 @@ import org.bson.types.Decimal128;
  * payloads, infinities, integral doubles, 4-byte UTF-8, empty strings and vectors). About 15 % of
  * the documents carry one perturbation the rules may reject: a wrong type, a value out of range, a
  * fraction, a field given twice, invalid UTF-8, a null element, a required field missing, a struct
- * field missing, an undeclared enum value, a bool byte of 2. Deterministic per seed.
+ * field missing, an undeclared enum value, a bool byte of 2; a map given an array, a key twice, a
+ * key of invalid UTF-8, a union given a type no member takes, arrays nested past 64 levels of
+ * tables. Vectors of wrappers hold nulls; maps' keys are distinct, some empty or not ASCII.
+ * Deterministic per seed.
  */
 final class RandomDocuments {
 

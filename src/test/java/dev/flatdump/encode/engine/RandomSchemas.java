@@ -13,7 +13,10 @@ import java.util.TreeSet;
  * scalar width, enums on several underlying types, strings, (nested) structs, a leaf table used at
  * several depths and under several parents, a recursive table, vectors of every element kind,
  * optional scalars, defaults, {@code required}, {@code deprecated}, {@code bson} names and {@code
- * key} fields. The root table has one vector of tables, the records. Deterministic per seed.
+ * key} fields; in most schemas {@code (wrapper)} fields, vectors of wrappers (arrays of arrays),
+ * {@code (map)}s and unions of wrappers, their values of every kind, these shapes nested, and a
+ * recursive union of any JSON-like value. The root table has one vector of tables, the records.
+ * Deterministic per seed.
  */
 final class RandomSchemas {
 
