@@ -22,6 +22,10 @@ final class BsonOut {
   static final byte TIMESTAMP = 0x11;
   static final byte INT64 = 0x12;
   static final byte DECIMAL128 = 0x13;
+  static final byte REGEX = 0x0B;
+  static final byte JAVASCRIPT = 0x0D;
+  static final byte MIN_KEY = (byte) 0xFF;
+  static final byte MAX_KEY = 0x7F;
 
   private byte[] b = new byte[256];
   private int n;
@@ -46,6 +50,28 @@ final class BsonOut {
     b[start + 1] = (byte) (size >> 8);
     b[start + 2] = (byte) (size >> 16);
     b[start + 3] = (byte) (size >> 24);
+  }
+
+  /** A name of raw bytes (perhaps not UTF-8), its value to follow. */
+  void head(byte type, byte[] name) {
+    put(type);
+    for (byte x : name) {
+      put(x);
+    }
+    put(0);
+  }
+
+  /** An int32 value after {@link #head}. */
+  void int32Payload(int v) {
+    putInt(v);
+  }
+
+  /** A value of any type, its payload as given. */
+  void raw(byte type, String name, byte[] payload) {
+    head(type, name);
+    for (byte x : payload) {
+      put(x);
+    }
   }
 
   void head(byte type, String name) {

@@ -62,6 +62,16 @@ final class BufferRecords {
       if (f.deprecated) {
         continue;
       }
+      if (f.kind == Kind.UNION) {
+        int tp = field(at, f.id - 1);
+        int member = tp == 0 ? 0 : b.get(tp) & 0xff;
+        out.put(f.name + "_type", new MappingOracle.UnionTag(f.union.nameOf(member)));
+        int p = field(at, f.id);
+        if (member != 0 && p != 0) {
+          out.put(f.name, table(f.union.members.get(member - 1), p + b.getInt(p)));
+        }
+        continue;
+      }
       int p = field(at, f.id);
       if (p == 0) {
         if (!f.vector && f.kind != Kind.STRING && f.kind != Kind.STRUCT && f.kind != Kind.TABLE) {

@@ -145,6 +145,11 @@ final class FlatcJson {
       }
       return null;
     }
+    if (expected instanceof MappingOracle.UnionTag t) {
+      return actual.isString() && actual.asString().equals(t.name())
+          ? null
+          : path + ": flatc has " + actual + ", expected the union's type " + t.name();
+    }
     if (expected instanceof String s) {
       return actual.isString() && actual.asString().equals(s)
           ? null

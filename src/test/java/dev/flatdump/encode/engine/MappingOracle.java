@@ -5,6 +5,7 @@ import dev.flatdump.encode.engine.RandomSchemas.Field;
 import dev.flatdump.encode.engine.RandomSchemas.Kind;
 import dev.flatdump.encode.engine.RandomSchemas.Schema;
 import dev.flatdump.encode.engine.RandomSchemas.Type;
+import dev.flatdump.encode.engine.RandomSchemas.UnionType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -41,9 +42,12 @@ import org.bson.BsonValue;
  * this round alone, with no engine code: the document is decoded by the driver's reader, value by
  * value, keeping what a decoded {@code BsonDocument} hides (a name given twice, strings that are
  * not UTF-8, bool bytes other than 0 and 1), then mapped in document order, so that the first
- * problem met is the one named. The record comes out as maps (tables, structs: field name to
- * value), lists (vectors), strings and {@link Scalar}s; a scalar left out reads as its default, an
- * optional one as {@link #NULL}; strings, tables, structs and vectors left out are not in the map.
+ * problem met is the one named. The record comes out as maps (tables, structs, wrappers, map
+ * entries: field name to value), lists (vectors; a map's entries sorted by key), strings, {@link
+ * Scalar}s and {@link UnionTag}s (a union's {@code _type}, beside its member's table); a scalar
+ * left out reads as its default, an optional one as {@link #NULL}, a union's type as {@code NONE};
+ * strings, tables, structs and vectors left out are not in the map. The union's member is chosen as
+ * the union row words it, not by the engine's {@code UnionChoice}.
  */
 final class MappingOracle {
 
@@ -60,6 +64,17 @@ final class MappingOracle {
       };
     }
   }
+
+  /** A union's {@code _type} as a reader gets it: its member's name, {@code NONE} for none. */
+  record UnionTag(String name) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /** A union's value before it goes into its table: the member chosen and its wrapper table. */
+  private record UnionValue(UnionTag tag, Map<String, Object> member) {}
 
   /** An optional scalar left out. */
   static final Object NULL =
@@ -95,7 +110,12 @@ final class MappingOracle {
 
   /** One element of a document as the driver read it. */
   private record Entry(
-      String name, BsonType type, BsonValue value, List<Entry> children, String malformed) {
+      String name,
+      boolean nameValid,
+      BsonType type,
+      BsonValue value,
+      List<Entry> children,
+      String malformed) {
     /** The first malformed value in it, however deep, or null. */
     String firstMalformed() {
       if (malformed != null) {
@@ -143,7 +163,7 @@ final class MappingOracle {
       entries = readDocument(reader, bytes);
     }
     try {
-      return new Verdict(table(s.record(), entries, "", true), null, null, null);
+      return new Verdict(table(s.record(), entries, "", true, 0), null, null, null);
     } catch (Refused r) {
       return new Verdict(null, r.path, r.altPath, r.getMessage());
     }
@@ -154,29 +174,38 @@ final class MappingOracle {
   private static List<Entry> readDocument(BsonBinaryReader reader, ByteBuffer bytes) {
     List<Entry> entries = new ArrayList<>();
     reader.readStartDocument();
+    int at = reader.getBsonInput().getPosition();
     while (reader.readBsonType() != BsonType.END_OF_DOCUMENT) {
       String name = reader.readName();
-      entries.add(readValue(name, reader, bytes));
+      int nul = at + 1;
+      while (bytes.get(nul) != 0) {
+        nul++;
+      }
+      byte[] raw = new byte[nul - at - 1];
+      bytes.get(at + 1, raw);
+      entries.add(readValue(name, validUtf8(raw), reader, bytes));
+      at = reader.getBsonInput().getPosition();
     }
     reader.readEndDocument();
     return entries;
   }
 
-  private static Entry readValue(String name, BsonBinaryReader reader, ByteBuffer bytes) {
+  private static Entry readValue(
+      String name, boolean nameValid, BsonBinaryReader reader, ByteBuffer bytes) {
     BsonType type = reader.getCurrentBsonType();
     int at = reader.getBsonInput().getPosition();
     switch (type) {
       case DOCUMENT:
-        return new Entry(name, type, null, readDocument(reader, bytes), null);
+        return new Entry(name, nameValid, type, null, readDocument(reader, bytes), null);
       case ARRAY:
         {
           List<Entry> elements = new ArrayList<>();
           reader.readStartArray();
           for (int i = 0; reader.readBsonType() != BsonType.END_OF_DOCUMENT; i++) {
-            elements.add(readValue(Integer.toString(i), reader, bytes));
+            elements.add(readValue(Integer.toString(i), true, reader, bytes));
           }
           reader.readEndArray();
-          return new Entry(name, type, null, elements, null);
+          return new Entry(name, nameValid, type, null, elements, null);
         }
       case STRING:
         {
@@ -184,39 +213,43 @@ final class MappingOracle {
           byte[] utf8 = new byte[length];
           bytes.get(at + 4, utf8);
           String bad = validUtf8(utf8) ? null : "not valid UTF-8";
-          return new Entry(name, type, new BsonString(reader.readString()), null, bad);
+          return new Entry(name, nameValid, type, new BsonString(reader.readString()), null, bad);
         }
       case BOOLEAN:
         {
           byte b = bytes.get(at);
           if (b != 0 && b != 1) {
             reader.skipValue();
-            return new Entry(name, type, null, null, "a bool byte of " + b);
+            return new Entry(name, nameValid, type, null, null, "a bool byte of " + b);
           }
-          return new Entry(name, type, BsonBoolean.valueOf(reader.readBoolean()), null, null);
+          return new Entry(
+              name, nameValid, type, BsonBoolean.valueOf(reader.readBoolean()), null, null);
         }
       case DOUBLE:
-        return new Entry(name, type, new BsonDouble(reader.readDouble()), null, null);
+        return new Entry(name, nameValid, type, new BsonDouble(reader.readDouble()), null, null);
       case INT32:
-        return new Entry(name, type, new BsonInt32(reader.readInt32()), null, null);
+        return new Entry(name, nameValid, type, new BsonInt32(reader.readInt32()), null, null);
       case INT64:
-        return new Entry(name, type, new BsonInt64(reader.readInt64()), null, null);
+        return new Entry(name, nameValid, type, new BsonInt64(reader.readInt64()), null, null);
       case NULL:
         reader.readNull();
-        return new Entry(name, type, BsonNull.VALUE, null, null);
+        return new Entry(name, nameValid, type, BsonNull.VALUE, null, null);
       case OBJECT_ID:
-        return new Entry(name, type, new BsonObjectId(reader.readObjectId()), null, null);
+        return new Entry(
+            name, nameValid, type, new BsonObjectId(reader.readObjectId()), null, null);
       case DATE_TIME:
-        return new Entry(name, type, new BsonDateTime(reader.readDateTime()), null, null);
+        return new Entry(
+            name, nameValid, type, new BsonDateTime(reader.readDateTime()), null, null);
       case TIMESTAMP:
-        return new Entry(name, type, reader.readTimestamp(), null, null);
+        return new Entry(name, nameValid, type, reader.readTimestamp(), null, null);
       case DECIMAL128:
-        return new Entry(name, type, new BsonDecimal128(reader.readDecimal128()), null, null);
+        return new Entry(
+            name, nameValid, type, new BsonDecimal128(reader.readDecimal128()), null, null);
       case BINARY:
-        return new Entry(name, type, reader.readBinaryData(), null, null);
+        return new Entry(name, nameValid, type, reader.readBinaryData(), null, null);
       default:
         reader.skipValue();
-        return new Entry(name, type, null, null, null);
+        return new Entry(name, nameValid, type, null, null, null);
     }
   }
 
@@ -239,7 +272,16 @@ final class MappingOracle {
     return path.isEmpty() ? name : path + "." + name;
   }
 
-  private Map<String, Object> table(Type t, List<Entry> entries, String path, boolean record) {
+  /** Tables nest at most 64 deep, counting the shard's root and the record (depth 0). */
+  private static void deep(int depth, String path) {
+    if (depth > 62) {
+      throw new Refused(path, null, "tables nested deeper than 64 levels");
+    }
+  }
+
+  private Map<String, Object> table(
+      Type t, List<Entry> entries, String path, boolean record, int depth) {
+    deep(depth, path);
     Set<Field> seen = new HashSet<>();
     Map<Field, Object> given = new LinkedHashMap<>();
     for (Entry e : entries) {
@@ -255,19 +297,37 @@ final class MappingOracle {
       if (e.type == BsonType.NULL) {
         continue;
       }
-      given.put(f, value(f, e, p));
+      given.put(f, value(f, e, p, depth));
     }
     for (Field f : t.fields) {
       if (f.required && !f.deprecated && !given.containsKey(f)) {
         throw new Refused(join(path, f.name), null, "required, and missing or null");
       }
     }
+    return written(t, given);
+  }
+
+  /**
+   * Table {@code t} as a reader gets it from the fields given: those left out read as their
+   * defaults (optional scalars as {@link #NULL}, a union's type as {@code NONE}); strings, tables,
+   * structs and vectors left out are not in the map.
+   */
+  private static Map<String, Object> written(Type t, Map<Field, Object> given) {
     Map<String, Object> out = new LinkedHashMap<>();
     for (Field f : t.fields) {
       if (f.deprecated) {
         continue;
       }
       Object v = given.get(f);
+      if (f.kind == Kind.UNION) {
+        if (v == null) {
+          out.put(f.name + "_type", new UnionTag("NONE"));
+        } else {
+          out.put(f.name + "_type", ((UnionValue) v).tag());
+          out.put(f.name, ((UnionValue) v).member());
+        }
+        continue;
+      }
       if (v == null && !f.vector && f.kind != Kind.STRING && f.kind != Kind.STRUCT) {
         if (f.kind != Kind.TABLE) {
           v = f.optional ? NULL : new Scalar(f.scalarKind(), f.en, f.absentBits());
@@ -278,6 +338,149 @@ final class MappingOracle {
       }
     }
     return out;
+  }
+
+  /**
+   * The {@code (wrapper)} table {@code w} holding {@code e} (null included: then its value is
+   * absent), its value mapped by its field's row at the path of what holds it, {@code p}.
+   */
+  private Map<String, Object> wrapper(Type w, Entry e, String p, int depth) {
+    deep(depth, p);
+    Field v = w.value();
+    Map<Field, Object> given = new LinkedHashMap<>();
+    if (e.type != BsonType.NULL) {
+      given.put(v, value(v, e, p, depth));
+    } else if (v.required) {
+      throw new Refused(p, null, "required, and missing or null");
+    }
+    return written(w, given);
+  }
+
+  /**
+   * A {@code (map)}: one entry per field of the document, its name the key, its value by the value
+   * field's row at {@code p.name}; sorted by the keys' UTF-8 bytes.
+   */
+  private List<Object> map(Field f, Entry e, String p, int depth) {
+    if (e.type != BsonType.DOCUMENT) {
+      throw new Refused(p, null, "expected a document (map), got " + e.type);
+    }
+    Type entry = f.ref;
+    Field key = entry.key();
+    Field v = entry.value();
+    Set<String> keys = new HashSet<>();
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Entry c : e.children) {
+      String kp = join(p, c.name);
+      if (!c.nameValid) {
+        throw new Refused(kp, p, "a key of invalid UTF-8");
+      }
+      if (!keys.add(c.name)) {
+        throw new Refused(kp, null, "the key appears twice in the map");
+      }
+      deep(depth + 1, kp);
+      Map<Field, Object> given = new LinkedHashMap<>();
+      given.put(key, c.name);
+      if (c.type != BsonType.NULL) {
+        given.put(v, value(v, c, kp, depth + 1));
+      } else if (v.required) {
+        throw new Refused(kp, null, "required, and missing or null");
+      }
+      out.add(written(entry, given));
+    }
+    out.sort(
+        Comparator.comparing(
+            m -> ((String) m.get(key.name)).getBytes(StandardCharsets.UTF_8),
+            Arrays::compareUnsigned));
+    return new ArrayList<>(out);
+  }
+
+  /**
+   * A union: the member chosen by the value's BSON type alone (the first declared whose value takes
+   * the type exactly, else the first that takes it by a lossless conversion), holding the value,
+   * mapped by that member's rules.
+   */
+  private UnionValue union(UnionType u, Entry e, String p, int depth) {
+    int chosen = 0;
+    int best = 0;
+    for (int i = 0; i < u.members.size(); i++) {
+      int how = takes(u.members.get(i).value(), e.type, 0);
+      if (how > best) {
+        best = how;
+        chosen = i + 1;
+      }
+    }
+    if (chosen == 0) {
+      throw new Refused(p, null, "no member of " + u.name + " takes " + e.type);
+    }
+    return new UnionValue(
+        new UnionTag(u.nameOf(chosen)), wrapper(u.members.get(chosen - 1), e, p, depth + 1));
+  }
+
+  private static final int EXACTLY = 2;
+  private static final int CONVERTED = 1;
+
+  /**
+   * How field {@code f} takes a value of BSON type {@code type}, by mapping.md's union row: {@link
+   * #EXACTLY} for the pairs it lists, {@link #CONVERTED} for any other type the field's row takes,
+   * 0 for none. A wrapper takes what its value takes, a union what its best member takes.
+   */
+  private static int takes(Field f, BsonType type, int depth) {
+    if (depth > 16) {
+      return 0;
+    }
+    if (f.kind == Kind.UNION) {
+      int best = 0;
+      for (Type m : f.union.members) {
+        best = Math.max(best, takes(m.value(), type, depth + 1));
+      }
+      return best;
+    }
+    if (f.map) {
+      return type == BsonType.DOCUMENT ? EXACTLY : 0;
+    }
+    if (f.vector) {
+      return switch (type) {
+        case ARRAY -> EXACTLY;
+        case BINARY -> f.kind == Kind.UBYTE ? EXACTLY : 0;
+        case OBJECT_ID -> f.kind == Kind.UBYTE ? CONVERTED : 0;
+        default -> 0;
+      };
+    }
+    return switch (f.kind) {
+      case TABLE ->
+          f.ref.wrapper
+              ? takes(f.ref.value(), type, depth + 1)
+              : type == BsonType.DOCUMENT ? EXACTLY : 0;
+      case STRUCT -> type == BsonType.DOCUMENT ? EXACTLY : 0;
+      case STRING ->
+          switch (type) {
+            case STRING, OBJECT_ID, DECIMAL128 -> EXACTLY;
+            case BINARY -> CONVERTED;
+            default -> 0;
+          };
+      case ENUM ->
+          type == BsonType.STRING || type == BsonType.INT32 || type == BsonType.INT64
+              ? CONVERTED
+              : 0;
+      case BOOL -> type == BsonType.BOOLEAN ? EXACTLY : 0;
+      case FLOAT ->
+          type == BsonType.DOUBLE || type == BsonType.INT32 || type == BsonType.INT64
+              ? CONVERTED
+              : 0;
+      case DOUBLE ->
+          type == BsonType.DOUBLE
+              ? EXACTLY
+              : type == BsonType.INT32 || type == BsonType.INT64 ? CONVERTED : 0;
+      default ->
+          switch (type) {
+            case INT32 -> f.kind == Kind.INT ? EXACTLY : CONVERTED;
+            case INT64 -> f.kind == Kind.LONG ? EXACTLY : CONVERTED;
+            case DOUBLE -> CONVERTED;
+            case DATE_TIME -> f.kind == Kind.LONG ? EXACTLY : 0;
+            case TIMESTAMP -> f.kind == Kind.ULONG ? EXACTLY : 0;
+            default -> 0;
+          };
+    };
   }
 
   /** A field the schema does not read (a deprecated one counts): counted, or refused. */
@@ -299,14 +502,23 @@ final class MappingOracle {
     }
   }
 
-  private Object value(Field f, Entry e, String p) {
-    if (f.vector) {
-      return vector(f, e, p);
+  private Object value(Field f, Entry e, String p, int depth) {
+    if (f.kind == Kind.UNION) {
+      if (e.malformed != null) {
+        throw new Refused(p, null, e.malformed);
+      }
+      return union(f.union, e, p, depth);
     }
-    return single(f, f.kind, e, p);
+    if (f.map) {
+      return map(f, e, p, depth);
+    }
+    if (f.vector) {
+      return vector(f, e, p, depth);
+    }
+    return single(f, f.kind, e, p, depth);
   }
 
-  private Object single(Field f, Kind kind, Entry e, String p) {
+  private Object single(Field f, Kind kind, Entry e, String p, int depth) {
     if (e.malformed != null) {
       throw new Refused(p, null, e.malformed);
     }
@@ -314,10 +526,13 @@ final class MappingOracle {
       case STRING -> string(e, p);
       case STRUCT -> struct(f.ref, e, p);
       case TABLE -> {
+        if (f.ref.wrapper) {
+          yield wrapper(f.ref, e, p, depth + 1);
+        }
         if (e.type != BsonType.DOCUMENT) {
           throw new Refused(p, null, "expected a document (table), got " + e.type);
         }
-        yield table(f.ref, e.children, p, false);
+        yield table(f.ref, e.children, p, false, depth + 1);
       }
       default ->
           scalar(kind == Kind.ENUM ? f.en.base : kind, kind == Kind.ENUM ? f.en : null, e, p);
@@ -343,7 +558,7 @@ final class MappingOracle {
       if (c.type == BsonType.NULL) {
         throw new Refused(fp, null, "null in a struct");
       }
-      given.put(f, single(f, f.kind, c, fp));
+      given.put(f, single(f, f.kind, c, fp, 0));
     }
     Map<String, Object> out = new LinkedHashMap<>();
     for (Field f : st.fields) {
@@ -355,7 +570,7 @@ final class MappingOracle {
     return out;
   }
 
-  private List<Object> vector(Field f, Entry e, String p) {
+  private List<Object> vector(Field f, Entry e, String p, int depth) {
     List<Object> out = new ArrayList<>();
     if (f.kind == Kind.UBYTE && (e.type == BsonType.BINARY || e.type == BsonType.OBJECT_ID)) {
       byte[] bytes =
@@ -381,9 +596,13 @@ final class MappingOracle {
       Entry c = e.children.get(i);
       String ep = p + "[" + i + "]";
       if (c.type == BsonType.NULL) {
+        if (f.kind == Kind.TABLE && f.ref.wrapper) {
+          out.add(wrapper(f.ref, c, ep, depth + 1));
+          continue;
+        }
         throw new Refused(ep, null, "null in a vector");
       }
-      out.add(single(f, f.kind, c, ep));
+      out.add(single(f, f.kind, c, ep, depth));
     }
     if (!relaxed.contains(Relaxation.G_UNSORTED_KEYS)
         && f.kind == Kind.TABLE

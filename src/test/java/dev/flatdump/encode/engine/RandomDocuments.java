@@ -5,6 +5,7 @@ import dev.flatdump.encode.engine.RandomSchemas.Field;
 import dev.flatdump.encode.engine.RandomSchemas.Kind;
 import dev.flatdump.encode.engine.RandomSchemas.Schema;
 import dev.flatdump.encode.engine.RandomSchemas.Type;
+import dev.flatdump.encode.engine.RandomSchemas.UnionType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -21,7 +22,10 @@ import org.bson.types.Decimal128;
  * payloads, infinities, integral doubles, 4-byte UTF-8, empty strings and vectors). About 15 % of
  * the documents carry one perturbation the rules may reject: a wrong type, a value out of range, a
  * fraction, a field given twice, invalid UTF-8, a null element, a required field missing, a struct
- * field missing, an undeclared enum value, a bool byte of 2. Deterministic per seed.
+ * field missing, an undeclared enum value, a bool byte of 2; a map given an array, a key twice, a
+ * key of invalid UTF-8, a union given a type no member takes, arrays nested past 64 levels of
+ * tables. Vectors of wrappers hold nulls; maps' keys are distinct, some empty or not ASCII.
+ * Deterministic per seed.
  */
 final class RandomDocuments {
 
@@ -187,6 +191,14 @@ final class RandomDocuments {
   }
 
   private void value(BsonOut out, String name, Field f, int variant, int depth) {
+    if (f.kind == Kind.UNION) {
+      union(out, name, f.union, variant, depth);
+      return;
+    }
+    if (f.map) {
+      map(out, name, f, variant, depth);
+      return;
+    }
     if (f.vector) {
       vector(out, name, f, variant, depth);
     } else {
@@ -203,11 +215,136 @@ final class RandomDocuments {
       case ENUM -> enumValue(out, name, f.en, variant);
       case STRUCT -> struct(out, name, f.ref);
       case TABLE -> {
+        if (f.ref.wrapper) {
+          value(out, name, f.ref.value(), variant, depth + 1);
+          return;
+        }
         int d = out.begin(BsonOut.DOCUMENT, name);
         table(out, f.ref, depth + 1, -1);
         out.end(d);
       }
       default -> integer(out, name, f.kind, variant);
+    }
+  }
+
+  // ---- maps, unions and wrappers -------------------------------------------------------------
+
+  /** Arrays and maps deeper than this are empty: a recursive union's values end. */
+  private static final int MAX_SHAPE_DEPTH = 9;
+
+  private static final String[] KEYS = {
+    "", "a", "b", "ab", "B", "é", "e", "日本", "😀", "key1", "key10", "key2", "\u007f", "z z", "$k"
+  };
+
+  /**
+   * A union's value: one of its members' (the choice by BSON type may pick another, which may not
+   * take it); when perturbing, a type no member may take, or a value that may not fit.
+   */
+  private void union(BsonOut out, String name, UnionType u, int variant, int depth) {
+    if (perturb()) {
+      if (u.name.equals("AnyU") && values.nextInt(3) == 0) {
+        deepArrays(out, name, 20 + values.nextInt(20));
+      } else if (values.nextBoolean()) {
+        odd(out, name);
+      } else {
+        badValue(
+            out, name, u.members.get(values.nextInt(u.members.size())).value(), variant, depth);
+      }
+      return;
+    }
+    Type m = u.members.get(values.nextInt(u.members.size()));
+    value(out, name, m.value(), variant / 3 + values.nextInt(7), depth + 1);
+  }
+
+  /**
+   * Arrays nested {@code levels} deep, the innermost holding a number or a document: in a recursive
+   * union each level is two tables, so some go past the 64 levels tables may nest.
+   */
+  private void deepArrays(BsonOut out, String name, int levels) {
+    int[] starts = new int[levels];
+    for (int i = 0; i < levels; i++) {
+      starts[i] = out.begin(BsonOut.ARRAY, i == 0 ? name : "0");
+    }
+    if (values.nextBoolean()) {
+      out.int64("0", 7);
+    } else {
+      int d = out.begin(BsonOut.DOCUMENT, "0");
+      out.end(d);
+    }
+    for (int i = levels - 1; i >= 0; i--) {
+      out.end(starts[i]);
+    }
+  }
+
+  /**
+   * A value of a BSON type few fields take (minKey, a regex, JavaScript, a bool, a timestamp...).
+   */
+  private void odd(BsonOut out, String name) {
+    switch (values.nextInt(8)) {
+      case 0 -> out.raw(BsonOut.MIN_KEY, name, new byte[0]);
+      case 1 -> out.raw(BsonOut.MAX_KEY, name, new byte[0]);
+      case 2 -> out.raw(BsonOut.REGEX, name, new byte[] {'a', '+', 0, 'i', 0});
+      case 3 -> out.raw(BsonOut.JAVASCRIPT, name, new byte[] {2, 0, 0, 0, 'x', 0});
+      case 4 -> out.bool(name, 1);
+      case 5 -> out.timestamp(name, 5L << 32 | 1);
+      case 6 -> out.date(name, -1);
+      default -> out.decimal128(name, Decimal128.parse("2.5"));
+    }
+  }
+
+  /** A document of distinct keys (some empty, non-ASCII), values of the entry's kind or null. */
+  private void map(BsonOut out, String name, Field f, int variant, int depth) {
+    Field v = f.ref.value();
+    int d = out.begin(BsonOut.DOCUMENT, name);
+    int n = depth > MAX_SHAPE_DEPTH || values.nextInt(5) == 0 ? 0 : 1 + values.nextInt(5);
+    List<String> keys = new ArrayList<>(List.of(KEYS));
+    Collections.shuffle(keys, values);
+    for (int i = 0; i < n; i++) {
+      String key = keys.get(i);
+      if (perturb()) {
+        switch (values.nextInt(4)) {
+          case 0 -> { // a key twice
+            value(out, key, v, variant, depth + 1);
+            value(out, key, v, variant, depth + 1);
+          }
+          case 1 -> { // a key of invalid UTF-8
+            out.head(BsonOut.INT32, BAD_UTF8[values.nextInt(BAD_UTF8.length)]);
+            out.int32Payload(1);
+          }
+          case 2 -> out.nul(key); // a required value null, or just absent
+          default -> badValue(out, key, v, variant, depth + 1);
+        }
+        continue;
+      }
+      if (!v.required && values.nextInt(8) == 0) {
+        out.nul(key);
+      } else {
+        value(out, key, v, variant + i, depth + 1);
+      }
+    }
+    out.end(d);
+  }
+
+  /** One value {@code f} may not take (mostly), at any depth of the shapes. */
+  private void badValue(BsonOut out, String name, Field f, int variant, int depth) {
+    if (f.kind == Kind.UNION) {
+      odd(out, name);
+    } else if (f.map) {
+      if (values.nextBoolean()) {
+        int a = out.begin(BsonOut.ARRAY, name); // a map given an array
+        out.int32("0", 1);
+        out.end(a);
+      } else {
+        int d = out.begin(BsonOut.DOCUMENT, name);
+        badValue(out, "k", f.ref.value(), variant, depth + 1);
+        out.end(d);
+      }
+    } else if (f.vector) {
+      vectorBad(out, name, f, variant, depth);
+    } else if (f.kind == Kind.TABLE && f.ref.wrapper) {
+      badValue(out, name, f.ref.value(), variant, depth + 1);
+    } else {
+      bad(out, name, f, variant);
     }
   }
 
@@ -234,9 +371,18 @@ final class RandomDocuments {
       }
     }
     int a = out.begin(BsonOut.ARRAY, name);
-    int n = values.nextInt(4) == 0 ? 0 : 1 + values.nextInt(5);
+    int n = values.nextInt(4) == 0 || depth > MAX_SHAPE_DEPTH ? 0 : 1 + values.nextInt(5);
+    boolean wrappers = f.kind == Kind.TABLE && f.ref.wrapper;
     for (int i = 0; i < n; i++) {
       String e = Integer.toString(i);
+      if (wrappers && !f.ref.value().required && values.nextInt(6) == 0) {
+        out.nul(e); // a wrapper holding nothing
+        continue;
+      }
+      if (wrappers && perturb()) {
+        badValue(out, e, f.ref.value(), variant, depth + 1);
+        continue;
+      }
       if (perturb()) {
         switch (values.nextInt(3)) {
           case 0 -> out.nul(e);
@@ -491,24 +637,13 @@ final class RandomDocuments {
         if (f.required && values.nextBoolean()) {
           return; // a required field missing
         }
-        if (f.vector) {
-          vectorBad(out, f, variant, depth);
-        } else {
-          bad(out, f.bsonName(), f, variant);
-        }
+        badValue(out, f.bsonName(), f, variant, depth);
       }
-      default -> {
-        if (f.vector) {
-          vectorBad(out, f, variant, depth);
-        } else {
-          bad(out, f.bsonName(), f, variant);
-        }
-      }
+      default -> badValue(out, f.bsonName(), f, variant, depth);
     }
   }
 
-  private void vectorBad(BsonOut out, Field f, int variant, int depth) {
-    String name = f.bsonName();
+  private void vectorBad(BsonOut out, String name, Field f, int variant, int depth) {
     if (f.kind == Kind.ENUM || f.kind == Kind.UBYTE) {
       if (values.nextBoolean()) {
         out.binary(name, values.nextBoolean() ? 0 : 2, new byte[] {0, 1});
@@ -519,7 +654,9 @@ final class RandomDocuments {
     }
     int a = out.begin(BsonOut.ARRAY, name);
     single(out, "0", f, variant / 7, depth);
-    if (values.nextBoolean()) {
+    if (f.kind == Kind.TABLE && f.ref.wrapper) {
+      badValue(out, "1", f.ref.value(), variant, depth + 1);
+    } else if (values.nextBoolean()) {
       out.nul("1");
     } else {
       bad(out, "1", f, variant);
@@ -528,7 +665,14 @@ final class RandomDocuments {
   }
 
   private void wrongType(BsonOut out, String name, Field f) {
-    if (f.vector || f.kind == Kind.STRUCT || f.kind == Kind.TABLE) {
+    if (f.kind == Kind.UNION) {
+      odd(out, name);
+    } else if (f.map) {
+      int a = out.begin(BsonOut.ARRAY, name); // a map given an array
+      out.end(a);
+    } else if (f.kind == Kind.TABLE && f.ref.wrapper && !f.vector) {
+      wrongType(out, name, f.ref.value());
+    } else if (f.vector || f.kind == Kind.STRUCT || f.kind == Kind.TABLE) {
       out.int32(name, 1);
     } else if (f.kind == Kind.STRING || f.kind == Kind.BOOL) {
       out.int32(name, 1);

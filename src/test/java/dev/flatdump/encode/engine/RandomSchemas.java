@@ -13,7 +13,10 @@ import java.util.TreeSet;
  * scalar width, enums on several underlying types, strings, (nested) structs, a leaf table used at
  * several depths and under several parents, a recursive table, vectors of every element kind,
  * optional scalars, defaults, {@code required}, {@code deprecated}, {@code bson} names and {@code
- * key} fields. The root table has one vector of tables, the records. Deterministic per seed.
+ * key} fields; in most schemas {@code (wrapper)} fields, vectors of wrappers (arrays of arrays),
+ * {@code (map)}s and unions of wrappers, their values of every kind, these shapes nested, and a
+ * recursive union of any JSON-like value. The root table has one vector of tables, the records.
+ * Deterministic per seed.
  */
 final class RandomSchemas {
 
@@ -33,7 +36,11 @@ final class RandomSchemas {
     STRING("string", 4, false),
     ENUM(null, 0, false),
     STRUCT(null, 0, false),
-    TABLE(null, 4, false);
+    TABLE(null, 4, false),
+    /**
+     * A union of {@code (wrapper)} tables: its {@code _type} at {@code id - 1}, its value at id.
+     */
+    UNION(null, 4, false);
 
     final String fbs;
     final int size;
@@ -105,6 +112,21 @@ final class RandomSchemas {
     }
   }
 
+  /** A union of {@code (wrapper)} tables, its members in declared order (values 1, 2, ...). */
+  static final class UnionType {
+    final String name;
+    final List<Type> members = new ArrayList<>();
+
+    UnionType(String name) {
+      this.name = name;
+    }
+
+    /** The member of value {@code v}'s name, {@code NONE} for 0, as flatc's JSON says it. */
+    String nameOf(int v) {
+      return v == 0 ? "NONE" : members.get(v - 1).name;
+    }
+  }
+
   static final class Field {
     String name;
     int id;
@@ -117,6 +139,12 @@ final class RandomSchemas {
     boolean required;
     boolean deprecated;
     boolean key;
+
+    /** A {@code (map)}: a vector of entry tables ({@code ref}) read from a document. */
+    boolean map;
+
+    /** The union of a {@link Kind#UNION} field. */
+    UnionType union;
 
     /** The default's bits (integers, bools, enums; a float's as a double's), or null for none. */
     Long defaultBits;
@@ -150,6 +178,7 @@ final class RandomSchemas {
           switch (kind) {
             case ENUM -> en.name;
             case STRUCT, TABLE -> ref.name;
+            case UNION -> union.name;
             default -> kind.fbs;
           };
       return vector ? "[" + t + "]" : t;
@@ -159,6 +188,10 @@ final class RandomSchemas {
   static final class Type {
     final String name;
     final boolean struct;
+
+    /** A {@code (wrapper)} table: holds one BSON value in its one field not deprecated. */
+    boolean wrapper;
+
     final List<Field> fields = new ArrayList<>();
     int size;
     int align = 1;
@@ -186,12 +219,27 @@ final class RandomSchemas {
       }
       return null;
     }
+
+    /** A wrapper's value, or a map entry's: its one field not deprecated besides the key. */
+    Field value() {
+      for (Field f : fields) {
+        if (!f.deprecated && !f.key) {
+          return f;
+        }
+      }
+      return null;
+    }
   }
 
   static final class Schema {
     final long seed;
     final List<EnumType> enums = new ArrayList<>();
     final List<Type> types = new ArrayList<>();
+    final List<UnionType> unions = new ArrayList<>();
+
+    /** Whether the schema has maps, unions or wrappers, which {@code verify} may not read yet. */
+    boolean shapes;
+
     Type root;
     Field records;
     String text;
@@ -284,8 +332,10 @@ final class RandomSchemas {
       tables.add(wide2);
     }
     randomFields(rec, 3 + r.nextInt(10), structs, tables);
+    if (r.nextInt(10) < 6) {
+      shapes(rec, holder, node, structs, wide2 != null ? List.of(wide, wide2) : List.of(wide));
+    }
     java.util.Collections.shuffle(rec.fields, r);
-    renumber(rec);
     s.types.add(rec);
     s.types.addAll(0, structs);
     Type root = new Type("Root", false);
@@ -305,6 +355,11 @@ final class RandomSchemas {
     s.root = root;
     s.records = recs;
     s.types.add(root);
+    for (Type t : s.types) {
+      if (!t.struct) {
+        renumber(t);
+      }
+    }
     s.text = render(null);
     if (r.nextInt(25) == 0) {
       s.refusedText = render(refusedField());
@@ -465,9 +520,256 @@ final class RandomSchemas {
     return f;
   }
 
+  /** Field ids in declared order, as flatc gives them: a union takes two, its type's first. */
   private static void renumber(Type t) {
-    for (int i = 0; i < t.fields.size(); i++) {
-      t.fields.get(i).id = i;
+    int id = 0;
+    for (Field f : t.fields) {
+      if (f.kind == Kind.UNION) {
+        id++;
+      }
+      f.id = id++;
+    }
+  }
+
+  // ---- maps, unions and wrappers ---------------------------------------------------------------
+
+  private static final int SHAPE_DEPTH = 3;
+
+  private final List<Type> wrappers = new ArrayList<>();
+  private List<Type> shapeStructs;
+  private List<Type> shapeTables;
+
+  /**
+   * Fields of the shapes beyond plain tables on the record (and perhaps the holder and the
+   * recursive node): wrappers, vectors of wrappers (arrays of arrays), maps and unions of wrappers,
+   * whose values are of every kind, these shapes included, and sometimes a recursive union holding
+   * any JSON-like value.
+   */
+  private void shapes(Type rec, Type holder, Type node, List<Type> structs, List<Type> tables) {
+    s.shapes = true;
+    shapeStructs = structs;
+    shapeTables = tables;
+    if (r.nextInt(3) == 0) {
+      Field any = newField(rec);
+      Type item = anyItem();
+      any.kind = Kind.TABLE;
+      any.ref = item;
+      switch (r.nextInt(3)) {
+        case 0 -> any.vector = true;
+        case 1 -> {
+          any.kind = Kind.UNION;
+          any.union = item.value().union;
+        }
+        default -> {}
+      }
+    }
+    for (int i = 0, n = 1 + r.nextInt(4); i < n; i++) {
+      shapeField(newField(rec), 0);
+    }
+    if (r.nextInt(3) == 0) {
+      shapeField(newField(holder), 1);
+    }
+    if (node != null && r.nextInt(3) == 0) {
+      shapeField(newField(node), 1); // in a recursive table, at several depths
+    }
+  }
+
+  /** A wrapper, a vector of wrappers, a map or a union, perhaps required or renamed. */
+  private void shapeField(Field f, int depth) {
+    switch (r.nextInt(4)) {
+      case 0 -> {
+        f.kind = Kind.TABLE;
+        f.ref = wrapper(depth);
+      }
+      case 1 -> {
+        f.kind = Kind.TABLE;
+        f.vector = true;
+        f.ref = wrapper(depth);
+      }
+      case 2 -> map(f, depth);
+      default -> {
+        f.kind = Kind.UNION;
+        f.union = union(depth);
+      }
+    }
+    if (f.kind != Kind.UNION && r.nextInt(8) == 0) {
+      f.required = true;
+    }
+    if (r.nextInt(6) == 0) {
+      f.bson = bsonName(f.id);
+    }
+  }
+
+  /**
+   * {@code table AnyItem (wrapper) { value: AnyU; }} with {@code union AnyU} of a long, a double, a
+   * string, a bool, a list ({@code [AnyItem]}) and a map of {@code AnyU}: any JSON-like value,
+   * arrays and documents nested as deep as the documents go.
+   */
+  private Type anyItem() {
+    UnionType u = new UnionType("AnyU");
+    Type item = new Type("AnyItem", false);
+    item.wrapper = true;
+    Field v = newField(item);
+    v.name = "value";
+    v.kind = Kind.UNION;
+    v.union = u;
+    Kind[] leaves = {Kind.LONG, Kind.DOUBLE, Kind.STRING, Kind.BOOL};
+    List<Type> members = new ArrayList<>();
+    for (Kind k : leaves) {
+      if (r.nextInt(4) > 0) {
+        Type w = newWrapper("Any" + k.fbs);
+        w.value().kind = k;
+        members.add(w);
+      }
+    }
+    Type list = newWrapper("AnyList");
+    list.value().kind = Kind.TABLE;
+    list.value().vector = true;
+    list.value().ref = item;
+    members.add(list);
+    if (r.nextBoolean()) {
+      Type doc = newWrapper("AnyDoc"); // takes a document as AnyMap does: the first declared wins
+      doc.value().kind = Kind.TABLE;
+      doc.value().ref = shapeTables.get(0);
+      members.add(doc);
+    }
+    if (r.nextBoolean()) {
+      Type entry = new Type("AnyEntry", false);
+      Field key = newField(entry);
+      key.name = "key";
+      key.kind = Kind.STRING;
+      key.key = true;
+      Field ev = newField(entry);
+      ev.name = "value";
+      ev.kind = Kind.UNION;
+      ev.union = u;
+      s.types.add(entry);
+      Type map = newWrapper("AnyMap");
+      map.value().kind = Kind.TABLE;
+      map.value().vector = true;
+      map.value().map = true;
+      map.value().ref = entry;
+      members.add(map);
+    }
+    java.util.Collections.shuffle(members, r);
+    u.members.addAll(members);
+    s.unions.add(u);
+    s.types.add(item);
+    return item;
+  }
+
+  /** A new wrapper table named {@code name}, its value field not yet given a kind. */
+  private Type newWrapper(String name) {
+    Type w = new Type(name, false);
+    w.wrapper = true;
+    if (r.nextInt(8) == 0) {
+      Field old = newField(w);
+      old.kind = Kind.INT;
+      old.deprecated = true;
+    }
+    Field v = newField(w);
+    v.name = r.nextInt(4) == 0 ? "v" + names++ : "value";
+    s.types.add(w);
+    return w;
+  }
+
+  /** A wrapper of a value of a random kind; now and then one made before. */
+  private Type wrapper(int depth) {
+    if (!wrappers.isEmpty() && r.nextInt(4) == 0) {
+      return wrappers.get(r.nextInt(wrappers.size()));
+    }
+    Type w = newWrapper("W" + names++);
+    slot(w.value(), depth + 1);
+    wrappers.add(w);
+    return w;
+  }
+
+  /** Field {@code f} as a {@code (map)} of entries whose value is of a random kind. */
+  private void map(Field f, int depth) {
+    Type entry = new Type("M" + names++, false);
+    Field key = new Field();
+    key.name = r.nextBoolean() ? "key" : "k";
+    key.kind = Kind.STRING;
+    key.key = true;
+    key.required = r.nextBoolean();
+    Field value = new Field();
+    value.name = r.nextBoolean() ? "value" : "val";
+    if (r.nextBoolean()) {
+      entry.fields.add(key);
+      entry.fields.add(value);
+    } else {
+      entry.fields.add(value);
+      entry.fields.add(key);
+    }
+    slot(value, depth + 1);
+    s.types.add(entry);
+    f.kind = Kind.TABLE;
+    f.vector = true;
+    f.map = true;
+    f.ref = entry;
+  }
+
+  /** A union of 1 to 4 distinct wrappers of values of random kinds (ties among them too). */
+  private UnionType union(int depth) {
+    if (!s.unions.isEmpty() && r.nextInt(4) == 0) {
+      return s.unions.get(r.nextInt(s.unions.size()));
+    }
+    UnionType u = new UnionType("U" + names++);
+    for (int i = 0, n = 1 + r.nextInt(4); i < n; i++) {
+      Type w = wrapper(depth);
+      if (!u.members.contains(w)) {
+        u.members.add(w);
+      }
+    }
+    s.unions.add(u);
+    return u;
+  }
+
+  /** The value field of a wrapper or map entry: any kind, the shapes too while not too deep. */
+  private void slot(Field f, int depth) {
+    int pick = r.nextInt(depth >= SHAPE_DEPTH ? 60 : 100);
+    if (pick < 25) {
+      scalarOrEnum(f);
+      modifiers(f);
+    } else if (pick < 36) {
+      f.kind = Kind.STRING;
+    } else if (pick < 42 && !shapeStructs.isEmpty()) {
+      f.kind = Kind.STRUCT;
+      f.ref = shapeStructs.get(r.nextInt(shapeStructs.size()));
+    } else if (pick < 48) {
+      f.kind = Kind.TABLE;
+      f.ref = shapeTables.get(r.nextInt(shapeTables.size()));
+    } else if (pick < 60) {
+      f.vector = true;
+      int e = r.nextInt(6);
+      if (e == 0) {
+        f.kind = Kind.UBYTE;
+      } else if (e < 3) {
+        scalarOrEnum(f);
+      } else if (e < 4) {
+        f.kind = Kind.STRING;
+      } else if (e < 5 && !shapeStructs.isEmpty()) {
+        f.kind = Kind.STRUCT;
+        f.ref = shapeStructs.get(r.nextInt(shapeStructs.size()));
+      } else {
+        f.kind = Kind.TABLE;
+        f.ref = shapeTables.get(r.nextInt(shapeTables.size()));
+      }
+    } else if (pick < 70) {
+      f.kind = Kind.TABLE;
+      f.ref = wrapper(depth);
+    } else if (pick < 80) {
+      f.kind = Kind.TABLE;
+      f.vector = true;
+      f.ref = wrapper(depth);
+    } else if (pick < 90) {
+      map(f, depth);
+    } else {
+      f.kind = Kind.UNION;
+      f.union = union(depth);
+    }
+    if ((f.vector || f.kind == Kind.STRING || f.kind == Kind.TABLE) && r.nextInt(10) == 0) {
+      f.required = true;
     }
   }
 
@@ -574,7 +876,8 @@ final class RandomSchemas {
   }
 
   private String render(Field extra) {
-    StringBuilder b = new StringBuilder("attribute \"bson\";\n\n");
+    StringBuilder b =
+        new StringBuilder("attribute \"bson\";\nattribute \"map\";\nattribute \"wrapper\";\n\n");
     for (EnumType e : s.enums) {
       b.append("enum ").append(e.name).append(" : ").append(e.base.fbs).append(" { ");
       for (int i = 0; i < e.names.size(); i++) {
@@ -582,6 +885,13 @@ final class RandomSchemas {
             .append(e.names.get(i))
             .append(" = ")
             .append(e.base.value(e.values.get(i)));
+      }
+      b.append(" }\n");
+    }
+    for (UnionType u : s.unions) {
+      b.append("union ").append(u.name).append(" { ");
+      for (int i = 0; i < u.members.size(); i++) {
+        b.append(i == 0 ? "" : ", ").append(u.members.get(i).name);
       }
       b.append(" }\n");
     }
@@ -594,7 +904,8 @@ final class RandomSchemas {
       if (!done.add(t.name)) {
         continue;
       }
-      b.append(t.struct ? "struct " : "table ").append(t.name).append(" {\n");
+      b.append(t.struct ? "struct " : "table ").append(t.name);
+      b.append(t.wrapper ? " (wrapper) {\n" : " {\n");
       for (Field f : t.fields) {
         b.append("  ").append(f.name).append(": ").append(f.fbsType());
         if (f.defaultText != null) {
@@ -612,6 +923,9 @@ final class RandomSchemas {
         }
         if (f.bson != null) {
           attrs.add("bson: \"" + f.bson + "\"");
+        }
+        if (f.map) {
+          attrs.add("map");
         }
         if (!attrs.isEmpty()) {
           b.append(" (").append(String.join(", ", attrs)).append(")");
