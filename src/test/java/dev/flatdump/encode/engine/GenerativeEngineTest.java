@@ -37,9 +37,8 @@ import tools.jackson.databind.JsonNode;
  * document: the engine with every fast path and all sharing on, the engine with every fast path and
  * sharing off, and {@link MappingOracle}, written from {@code docs/mapping.md} alone. Accepted
  * records are read back by flatc ({@link FlatcJson}) and bit for bit ({@link BufferRecords}); the
- * shards pass {@link SchemaVerifier} and {@link SchemaExportVerifier} (on schemas with maps, unions
- * or wrappers only with {@code -Dgenerative.verifyShapes=true}); with sharing off, the fast and the
- * slow paths write the same bytes. Strict and not.
+ * shards pass {@link SchemaVerifier} and {@link SchemaExportVerifier}; with sharing off, the fast
+ * and the slow paths write the same bytes. Strict and not.
  *
  * <p>CI size (200 schemas x 300 documents): {@code ./mvnw -B -ntp -o -q test
  * -Dtest=GenerativeEngineTest -Dsurefire.failIfNoSpecifiedTests=false}. A soak of random seeds
@@ -51,13 +50,6 @@ import tools.jackson.databind.JsonNode;
 class GenerativeEngineTest {
 
   private static final long FIRST_SEED = 1_000;
-
-  /**
-   * Whether {@code verify} ({@link SchemaExportVerifier}) checks the shards of schemas with maps,
-   * unions or wrappers too ({@code -Dgenerative.verifyShapes=true}): off until its independent
-   * mapping reads those shapes; it checks every other schema's shards.
-   */
-  private static final boolean VERIFY_SHAPES = Boolean.getBoolean("generative.verifyShapes");
 
   @TempDir Path dir;
 
@@ -487,9 +479,6 @@ class GenerativeEngineTest {
                   verdict.substring(colon + 2)));
         }
       }
-    }
-    if (s.shapes && !VERIFY_SHAPES) {
-      return;
     }
     SchemaExportVerifier.Result verified;
     try {
