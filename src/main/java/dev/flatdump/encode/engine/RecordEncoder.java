@@ -610,7 +610,9 @@ public final class RecordEncoder {
     try {
       if (f.kind().isScalar()) {
         Scalars.convert(f.kind(), enumOf(f), type, b, p, end, path);
-      } else if (type != Bson.STRING) {
+      } else if (type == Bson.STRING) {
+        Strings.checkedString(b, p, end, path); // valid UTF-8, or not taken
+      } else {
         Strings.converted(type, b, p, end, path);
       }
       return true;

@@ -297,7 +297,8 @@ final class MappingOracle {
       if (e.type == BsonType.NULL) {
         continue;
       }
-      given.put(f, value(f, e, p, depth));
+      Field taker = taker(t, f, e, p, depth);
+      given.put(taker, value(taker, e, p, depth));
     }
     for (Field f : t.fields) {
       if (f.required && !f.deprecated && !given.containsKey(f)) {
@@ -305,6 +306,44 @@ final class MappingOracle {
       }
     }
     return written(t, given);
+  }
+
+  /**
+   * Of the fields of {@code t} that read {@code first}'s BSON name, the one that takes the value
+   * (mapping.md, "Names"): the first, by id, that takes it, a scalar or string field by the value
+   * itself and any other by its type; {@code first} when none does.
+   */
+  private Field taker(Type t, Field first, Entry e, String p, int depth) {
+    List<Field> same = new java.util.ArrayList<>();
+    for (Field f : t.fields) {
+      if (!f.deprecated && f.bsonName().equals(first.bsonName())) {
+        same.add(f);
+      }
+    }
+    if (same.size() == 1) {
+      return first;
+    }
+    same.sort(Comparator.comparingInt(f -> f.id));
+    for (Field f : same) {
+      boolean byValue =
+          !f.vector
+              && !f.map
+              && f.kind != Kind.TABLE
+              && f.kind != Kind.STRUCT
+              && f.kind != Kind.UNION;
+      if (byValue) {
+        try {
+          value(f, e, p, depth);
+          return f;
+        } catch (Refused no) {
+          continue; // the next field may take it
+        }
+      }
+      if (takes(f, e.type, 0) > 0) {
+        return f;
+      }
+    }
+    return first;
   }
 
   /**

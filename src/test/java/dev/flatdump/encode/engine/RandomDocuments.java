@@ -147,6 +147,7 @@ final class RandomDocuments {
       Collections.shuffle(order, sh);
     }
     int unknownAt = sh.nextInt(5) == 0 ? sh.nextInt(order.size() + 1) : -1;
+    java.util.Set<String> named = new java.util.HashSet<>();
     for (int i = 0; i <= order.size(); i++) {
       if (i == unknownAt) {
         unknown(out, sh);
@@ -155,6 +156,21 @@ final class RandomDocuments {
         break;
       }
       Field f = order.get(i);
+      if (!f.deprecated) {
+        // several fields reading one name: the name once, its value for any of them
+        List<Field> same = new ArrayList<>();
+        for (Field g : t.fields) {
+          if (!g.deprecated && g.bsonName().equals(f.bsonName())) {
+            same.add(g);
+          }
+        }
+        if (same.size() > 1) {
+          if (!named.add(f.bsonName())) {
+            continue;
+          }
+          f = same.get(sh.nextInt(same.size()));
+        }
+      }
       int presence = sh.nextInt(100);
       int variant = sh.nextInt(1 << 20);
       boolean present = f.deprecated ? presence < 15 : f.required ? presence < 98 : presence < 75;

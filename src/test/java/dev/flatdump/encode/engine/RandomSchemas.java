@@ -335,6 +335,9 @@ final class RandomSchemas {
     if (r.nextInt(10) < 6) {
       shapes(rec, holder, node, structs, wide2 != null ? List.of(wide, wide2) : List.of(wide));
     }
+    if (r.nextInt(3) == 0) {
+      alternates(rec, structs, tables);
+    }
     java.util.Collections.shuffle(rec.fields, r);
     s.types.add(rec);
     s.types.addAll(0, structs);
@@ -365,6 +368,32 @@ final class RandomSchemas {
       s.refusedText = render(refusedField());
     }
     return s;
+  }
+
+  /**
+   * One or two fields more, each reading the BSON name of a scalar, enum or string field of {@code
+   * t} with a random type of its own: several fields reading one name (an evolved schema).
+   */
+  private void alternates(Type t, List<Type> structs, List<Type> tables) {
+    for (int k = 0, n = 1 + r.nextInt(2); k < n; k++) {
+      List<Field> bases = new ArrayList<>();
+      for (Field f : t.fields) {
+        boolean single = !f.vector && !f.map && f.kind != Kind.UNION;
+        boolean plain = f.kind.scalar() || f.kind == Kind.ENUM || f.kind == Kind.STRING;
+        if (single && plain && !f.deprecated && !f.required && !f.key && f.bson == null) {
+          bases.add(f);
+        }
+      }
+      if (bases.isEmpty()) {
+        return;
+      }
+      Field base = bases.get(r.nextInt(bases.size()));
+      randomFields(t, 1, structs, tables);
+      Field alt = t.fields.get(t.fields.size() - 1);
+      alt.bson = base.bsonName();
+      alt.required = false;
+      alt.key = false;
+    }
   }
 
   private Field refusedField() {
