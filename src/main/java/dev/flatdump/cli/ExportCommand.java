@@ -371,19 +371,9 @@ public final class ExportCommand implements Callable<Integer> {
    */
   static void requireCompatible(SchemaPlan plan, Path out, PrintWriter err) {
     Path current = OutputLayout.resolve(out);
-    Path manifest = current.resolve(Manifest.FILE_NAME);
-    if (current.equals(out) || !Files.isRegularFile(manifest)) {
+    SchemaPlan currentPlan = currentExportPlan(out, err, "so this one is not compared with it");
+    if (currentPlan == null) {
       return; // no current export: no readers yet
-    }
-    SchemaPlan currentPlan;
-    try {
-      currentPlan = SchemaFiles.exportPlan(current, Manifest.read(manifest));
-    } catch (FlatdumpException e) {
-      err.println(
-          "flatdump: warning: the schema of the current export cannot be read, so this one is not"
-              + " compared with it: "
-              + e.getMessage());
-      return;
     }
     List<SchemaDiff.Change> breaking =
         SchemaDiff.between(currentPlan, plan).stream().filter(SchemaDiff.Change::breaking).toList();
@@ -394,6 +384,28 @@ public final class ExportCommand implements Callable<Integer> {
               + "):\n  "
               + breaking.stream().map(Object::toString).collect(Collectors.joining("\n  "))
               + "\nrun with --allow-breaking to export it all the same");
+    }
+  }
+
+  /**
+   * The plan of the current export's schema in {@code out}, or null when there is none or it cannot
+   * be read (then a warning says so and what follows: {@code consequence}).
+   */
+  static SchemaPlan currentExportPlan(Path out, PrintWriter err, String consequence) {
+    Path current = OutputLayout.resolve(out);
+    Path manifest = current.resolve(Manifest.FILE_NAME);
+    if (current.equals(out) || !Files.isRegularFile(manifest)) {
+      return null;
+    }
+    try {
+      return SchemaFiles.exportPlan(current, Manifest.read(manifest));
+    } catch (FlatdumpException e) {
+      err.println(
+          "flatdump: warning: the schema of the current export cannot be read, "
+              + consequence
+              + ": "
+              + e.getMessage());
+      return null;
     }
   }
 
@@ -543,32 +555,18 @@ public final class ExportCommand implements Callable<Integer> {
    * ({@link SchemaEvolution}): readers generated for that export keep reading this one.
    */
   private String evolvedFromCurrent(String inferred, PrintWriter err) {
-    Path current = OutputLayout.resolve(out);
-    Path manifest = current.resolve(Manifest.FILE_NAME);
-    if (current.equals(out) || !Files.isRegularFile(manifest)) {
+    SchemaPlan currentPlan =
+        currentExportPlan(out, err, "so the inferred one does not evolve from it");
+    if (currentPlan == null) {
       return inferred; // a first export: nothing to keep
     }
-    SchemaPlan currentPlan;
-    try {
-      currentPlan = SchemaFiles.exportPlan(current, Manifest.read(manifest));
-    } catch (FlatdumpException e) {
-      err.println(
-          "flatdump: warning: --infer: the schema of the current export cannot be read, so the"
-              + " inferred one does not evolve from it: "
-              + e.getMessage());
-      return inferred;
-    }
     SchemaEvolution.Result evolved = SchemaEvolution.evolve(currentPlan, inferred, false);
-    err.println(
+    InferCommand.report(
+        err,
         "flatdump: --infer: evolved from the current export's schema ("
-            + current
-            + "): "
-            + (evolved.changes().isEmpty()
-                ? "nothing to add"
-                : evolved.changes().size() + " changes, none that breaks its readers:"));
-    for (String c : evolved.changes()) {
-      err.println("  " + c);
-    }
+            + OutputLayout.resolve(out)
+            + ")",
+        evolved);
     return evolved.schema();
   }
 

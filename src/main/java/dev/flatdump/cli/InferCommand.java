@@ -184,16 +184,7 @@ public final class InferCommand implements Callable<Integer> {
       SchemaEvolution.Result evolved =
           SchemaEvolution.evolve(earlier, schema.fbs(), deprecateMissing);
       write(evolved.schema());
-      err.println(
-          "infer: evolved from "
-              + evolve
-              + ": "
-              + (evolved.changes().isEmpty()
-                  ? "nothing to add"
-                  : evolved.changes().size() + " changes, none that breaks its readers:"));
-      for (String c : evolved.changes()) {
-        err.println("  " + c);
-      }
+      report(err, "infer: evolved from " + evolve, evolved);
     }
     err.println(
         "infer: "
@@ -206,6 +197,19 @@ public final class InferCommand implements Callable<Integer> {
                 : schema.conflicts().size() + " conflicts (each listed below)"));
     CollectionInference.report(schema, err, "infer: ");
     return 0;
+  }
+
+  /** {@code what}, then each change of the evolution, one a line. */
+  static void report(PrintWriter err, String what, SchemaEvolution.Result evolved) {
+    err.println(
+        what
+            + ": "
+            + (evolved.changes().isEmpty()
+                ? "nothing to add"
+                : evolved.changes().size() + " changes, none that breaks its readers:"));
+    for (String c : evolved.changes()) {
+      err.println("  " + c);
+    }
   }
 
   private void write(String fbs) {

@@ -257,6 +257,10 @@ public final class SchemaEvolution {
         }
       }
       FieldKind was = group.get(0).source.kind();
+      Field added =
+          fits != null
+              ? null
+              : new Field(freeField(d, group.get(0).name + "_v2"), translate(g), g, now, false);
       boolean routes = was.isScalar() || was == FieldKind.STRING || was == FieldKind.UNION;
       boolean pinned = group.stream().anyMatch(f -> f.required || f.key);
       if (fits != null) {
@@ -267,8 +271,7 @@ public final class SchemaEvolution {
         for (Field f : group) {
           f.deprecated = true;
         }
-        Field replacement =
-            new Field(freeField(d, group.get(0).name + "_v2"), translate(g), g, now, false);
+        Field replacement = added;
         d.fields.add(replacement);
         changes.add(
             "deprecated "
@@ -285,8 +288,7 @@ public final class SchemaEvolution {
                 + replacement.type
                 + " (readers of the earlier schema find it absent)");
       } else {
-        Field alternate =
-            new Field(freeField(d, group.get(0).name + "_v2"), translate(g), g, now, false);
+        Field alternate = added;
         d.fields.add(alternate);
         changes.add(
             "new field "

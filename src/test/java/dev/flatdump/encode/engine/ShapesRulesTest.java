@@ -26,36 +26,7 @@ class ShapesRulesTest {
 
   @TempDir Path dir;
 
-  static final String SCHEMA =
-      """
-      attribute "bson";
-      attribute "map";
-      attribute "wrapper";
-      table CreatedAtString (wrapper) { value: string; }
-      table CreatedAtLong (wrapper) { value: long; }
-      table CreatedAtDouble (wrapper) { value: double; }
-      table CreatedAtDoc (wrapper) { value: Point; }
-      union CreatedAt { CreatedAtString, CreatedAtLong, CreatedAtDouble, CreatedAtDoc }
-      table Point { x: int; y: int; }
-      table Currency { name: string; symbol: string; }
-      table CurrenciesEntry { key: string (key); value: Currency; }
-      table NamesEntry { key: string (key); value: string; }
-      table Ring (wrapper) { value: [double]; }
-      table Polygon (wrapper) { value: [Ring]; }
-      table Item (wrapper) { value: CreatedAt; }
-      table Rec {
-        id: int (bson: "_id");
-        created_at: CreatedAt;
-        names: [NamesEntry] (map);
-        currencies: [CurrenciesEntry] (map);
-        rings: [Ring];
-        polygons: [Polygon];
-        items: [Item];
-        maybe: [Ring];
-      }
-      table Root { records: [Rec]; }
-      root_type Root;
-      """;
+  static final String SCHEMA = dev.flatdump.testing.ShapesSchema.TEXT;
 
   private static RecordEncoder encoder(SchemaFixtures fx, boolean fast) {
     return new RecordEncoder(
