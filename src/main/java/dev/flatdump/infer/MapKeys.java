@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 /**
  * Whether a sub-document's keys are data (codes, ids, dates) rather than field names, from the keys
  * seen at its path and how often each was present: docs/infer.md's map rules and their thresholds.
- * A map also needs values alike (one kind of BSON value, nulls aside), which the caller checks.
+ * Unless its keys are of a kind only data has ({@link #onlyData}), a map also needs values alike
+ * (one kind of BSON value, nulls aside), which the caller checks.
  */
 final class MapKeys {
 
@@ -36,6 +37,15 @@ final class MapKeys {
   static final int MIN_SPARSE_DOCUMENTS = 20;
   static final int SPARSE_PERCENT = 5;
 
+  /**
+   * Whether every key of {@code t} is of a kind field names never are (an integer, a date, a hex
+   * id, a UUID): a map whatever its values, since a table would name a field after each id.
+   */
+  static boolean onlyData(TableStats t) {
+    return !t.fields.isEmpty()
+        && t.fields.keySet().stream().allMatch(k -> DATA.matcher(k).matches());
+  }
+
   /** Why {@code t}'s keys are data, or null when they look like field names. */
   static String why(TableStats t) {
     int keys = t.fields.size();
@@ -45,7 +55,7 @@ final class MapKeys {
     if (keys == 0) {
       return null;
     }
-    if (t.fields.keySet().stream().allMatch(k -> DATA.matcher(k).matches())) {
+    if (onlyData(t)) {
       return keys + " keys, each an integer, a date or an id";
     }
     if (keys >= MIN_CODES

@@ -339,8 +339,8 @@ public final class SchemaInference {
       overridesUsed.add(path);
     } else {
       why = MapKeys.why(t);
-      if (why != null && t.rest == null && !alike(t)) {
-        why = null; // field names after all: their values are of several kinds
+      if (why != null && t.rest == null && !MapKeys.onlyData(t) && !alike(t)) {
+        why = null; // field names after all (codes, rare keys): their values are of several kinds
       }
     }
     if (why == null) {

@@ -208,6 +208,19 @@ class SchemaInferenceTest {
     }
 
     @Test
+    void keysThatOnlyDataHasStayAMapWhoseValuesAreOfSeveralKinds() {
+      // scores per user id: mostly a number, sometimes a document; the ids are never field names
+      InferredSchema s =
+          infer(
+              "{_id: 1, scores: {'65a1b2c3d4e5f60718293a4b': 3, '65a1b2c3d4e5f60718293a4c': 4}}",
+              "{_id: 2, scores: {'65a1b2c3d4e5f60718293a4b': {v: 5}}, daily: {'2024-01-01': 1}}",
+              "{_id: 3, daily: {'2024-01-02': 's'}}");
+      assertThat(field(s, "scores")).isEqualTo("scores: [ScoresEntry] (map);");
+      assertThat(field(s, "daily")).isEqualTo("daily: [DailyEntry] (map);");
+      assertThat(s.fbs()).doesNotContain("65a1b2c3d4e5f60718293a4b:", "2024_01_01");
+    }
+
+    @Test
     void manyRareKeysAreAMapButFieldNamesOfSeveralKindsAreNot() {
       List<String> docs = new ArrayList<>();
       for (int i = 0; i < 60; i++) {
