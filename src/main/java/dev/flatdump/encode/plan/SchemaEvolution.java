@@ -250,10 +250,16 @@ public final class SchemaEvolution {
         continue;
       }
       Field fits = null;
+      boolean kept = false;
       for (Field f : group) {
         if (compatible(f.sourcePlan, f.source, g)) {
           fits = f;
           break;
+        }
+        FieldPlan member = keptMember(f.sourcePlan, f.source, g);
+        if (member != null) {
+          mergeInto(f, member); // it keeps the documents or arrays, with their new fields
+          kept = true;
         }
       }
       FieldKind was = group.get(0).source.kind();
@@ -265,7 +271,7 @@ public final class SchemaEvolution {
       boolean pinned = group.stream().anyMatch(f -> f.required || f.key);
       if (fits != null) {
         mergeInto(fits, g);
-      } else if (!routes && !pinned) {
+      } else if (!routes && !pinned && !kept) {
         // a document or an array goes to the first field that takes documents or arrays, whatever
         // it holds: the earlier field cannot keep some of them, so it gives way
         for (Field f : group) {
@@ -308,6 +314,49 @@ public final class SchemaEvolution {
                 + ") cannot hold; it keeps the ones it can");
       }
     }
+  }
+
+  /**
+   * Where new field {@code g} is a union and earlier field {@code o} is a table, struct, map or
+   * vector: the member that holds {@code o}'s BSON kind (documents, or arrays), when {@code o}
+   * holds it and no other member takes that kind. The export gives every value of that kind to
+   * {@code o}, the first field taking it (docs/mapping.md, "Names"), so {@code o} keeps them; else
+   * null.
+   */
+  private FieldPlan keptMember(SchemaPlan op, FieldPlan o, FieldPlan g) {
+    String kind = takes(op, o);
+    if (g.kind() != FieldKind.UNION || kind == null) {
+      return null;
+    }
+    EnumPlan u = now.enums().get(g.enumIndex());
+    FieldPlan kept = null;
+    for (int v = 1; v < u.members().size(); v++) {
+      int m = u.members().get(v);
+      if (m < 0) {
+        continue;
+      }
+      FieldPlan w = now.tables().get(m).wrapped();
+      if (!kind.equals(takes(now, w))) {
+        continue;
+      }
+      if (kept != null || !compatible(op, o, w)) {
+        return null;
+      }
+      kept = w;
+    }
+    return kept;
+  }
+
+  /** The BSON kind field {@code f} takes by type alone: "document", "array", or null. */
+  private static String takes(SchemaPlan plan, FieldPlan f) {
+    if (f.kind() == FieldKind.VECTOR) {
+      return f.map() ? "document" : "array";
+    }
+    if ((f.kind() == FieldKind.TABLE || f.kind() == FieldKind.STRUCT)
+        && !plan.tables().get(f.typeIndex()).wrapper()) {
+      return "document";
+    }
+    return null;
   }
 
   /** Merges into the evolved field {@code f} the types of new field {@code g}, which it holds. */

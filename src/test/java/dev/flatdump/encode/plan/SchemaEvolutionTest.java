@@ -131,6 +131,66 @@ class SchemaEvolutionTest {
         .isEqualTo("[{\"key\":\"en\",\"value\":{\"official\":\"E\"}}]");
   }
 
+  /**
+   * A sub-document that is sometimes a string now, an array sometimes a number: the earlier table
+   * and vector still take every document and array (the first field taking a BSON type gets it), so
+   * they stay, new sub-fields appended, and the other values go to {@code NAME_v2}.
+   */
+  @Test
+  void aTableOrVectorWhosePathBecameAUnionKeepsItsDocumentsOrArrays() throws Exception {
+    String old =
+        """
+        attribute "bson"; attribute "map"; attribute "wrapper";
+        table Profile { age: int; }
+        table Rec { id: int (bson: "_id"); profile: Profile; tags: [int]; }
+        table Root { records: [Rec]; }
+        root_type Root;
+        """;
+    String now =
+        """
+        attribute "bson"; attribute "map"; attribute "wrapper";
+        table ProfileObject { age: int; city: string; }
+        table ProfileString (wrapper) { value: string; }
+        table ProfileDocument (wrapper) { value: ProfileObject; }
+        union Profile { ProfileString, ProfileDocument }
+        table TagsInt (wrapper) { value: int; }
+        table TagsArray (wrapper) { value: [int]; }
+        union Tags { TagsInt, TagsArray }
+        table Rec { id: int (bson: "_id"); profile: Profile; tags: Tags; }
+        table Root { records: [Rec]; }
+        root_type Root;
+        """;
+    SchemaPlan before = plan("old", old);
+    SchemaEvolution.Result r = SchemaEvolution.evolve(before, plan("new", now), false);
+    assertThat(SchemaDiff.between(before, plan("evolved", r.schema())))
+        .noneMatch(SchemaDiff.Change::breaking);
+    assertThat(r.schema())
+        .contains("  profile: Profile;\n", "  tags: [int];\n")
+        .contains("  profile_v2: Profile2 (bson: \"profile\");\n")
+        .contains("  tags_v2: Tags (bson: \"tags\");\n")
+        .contains("  city: string;\n"); // appended to Profile, which takes the documents
+
+    SchemaFixtures fx = new SchemaFixtures(dir.resolve("fx"), r.schema());
+    ByteBuffer shard =
+        fx.encode(
+            new RecordEncoder(fx.plan, true),
+            List.of(
+                SchemaFixtures.bson(
+                    "{\"_id\": 1, \"profile\": {\"age\": 3, \"city\": \"c\"},"
+                        + " \"tags\": [1, 2]}"),
+                SchemaFixtures.bson("{\"_id\": 2, \"profile\": \"p\", \"tags\": 7}")));
+    Path bin = dir.resolve("data.bin");
+    byte[] bytes = new byte[shard.remaining()];
+    shard.duplicate().get(bytes);
+    Files.write(bin, bytes);
+    JsonNode oldView =
+        SchemaFixtures.flatcJson(dir.resolve("old").resolve("old.fbs"), bin, "--raw-binary")
+            .get("records");
+    assertThat(oldView.get(0).toString())
+        .isEqualTo("{\"id\":1,\"profile\":{\"age\":3},\"tags\":[1,2]}");
+    assertThat(oldView.get(1).toString()).isEqualTo("{\"id\":2}");
+  }
+
   static final String OLD_NAMESPACED =
       """
       attribute "bson"; attribute "map"; attribute "wrapper";
