@@ -41,9 +41,9 @@ import picocli.CommandLine.Spec;
       "Infers a .fbs schema from a collection, for export --schema.",
       "Each field gets the type that holds every value seen without loss (docs/mapping.md), with"
           + " a comment saying how often it was present and which BSON types it held. Reads every"
-          + " document of collections up to 1,000,000 documents, else a $sample. Where one path"
-          + " holds types no one type holds, the majority's type is chosen (export rejects the"
-          + " other documents) and the conflict is listed on stderr and at the end of the schema."
+          + " document of collections up to 1,000,000 documents, else a $sample. A path holding"
+          + " types no one type holds becomes a union of one wrapper per kind, so that no document"
+          + " is rejected for it, and is listed on stderr and at the end of the schema."
     })
 public final class InferCommand implements Callable<Integer> {
 

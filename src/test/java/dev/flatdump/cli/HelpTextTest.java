@@ -51,6 +51,14 @@ class HelpTextTest {
     }
   }
 
+  @Test
+  void inferSaysAPathOfSeveralTypesBecomesAUnion() {
+    String usage = new CommandLine(new InferCommand()).getUsageMessage(CommandLine.Help.Ansi.OFF);
+    assertThat(usage.replaceAll("\\s+", " "))
+        .doesNotContain("majority")
+        .contains("becomes a union of one wrapper per kind, so that no document is rejected");
+  }
+
   private static int indexOf(List<String> lines, Pattern p) {
     for (int i = 0; i < lines.size(); i++) {
       if (p.matcher(lines.get(i)).matches()) {

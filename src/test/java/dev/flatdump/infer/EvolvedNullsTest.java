@@ -23,8 +23,7 @@ class EvolvedNullsTest {
           + " 'maybe_v2: string (bson: \"maybe\")' every time a field goes all null; needs the"
           + " inference to tell SchemaEvolution which fields held only nulls")
   void aFieldThatBecameNullEverywhereKeepsItsTypeAndGetsNoNewField() throws Exception {
-    InferredSchema first =
-        SchemaInferenceTest.infer("{_id: 1, maybe: 3}", "{_id: 2, maybe: null}");
+    InferredSchema first = SchemaInferenceTest.infer("{_id: 1, maybe: 3}", "{_id: 2, maybe: null}");
     Path old = Files.writeString(dir.resolve("old.fbs"), first.fbs());
     InferredSchema now =
         SchemaInferenceTest.infer("{_id: 1, maybe: null}", "{_id: 2, maybe: null}");
