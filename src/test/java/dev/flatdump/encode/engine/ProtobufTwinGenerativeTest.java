@@ -34,7 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * BufferRecords} reads it from the shard: every field under its name, number (its id + 1) and type,
  * of the same value (strings, scalars bit for bit, enums by name and number), vectors of the same
  * length, absent and optional fields absent, and presence only where the schema has it (optional
- * scalars, tables, structs). Replay one schema: {@code -Dgenerative.seed=N}.
+ * scalars, tables, structs); a union as its {@code oneof}, the member its type names set and
+ * holding the member table (maps and wrappers are tables and vectors of them). Replay one schema:
+ * {@code -Dgenerative.seed=N}.
  */
 class ProtobufTwinGenerativeTest {
 
@@ -120,6 +122,19 @@ class ProtobufTwinGenerativeTest {
         }
         continue;
       }
+      if (f.kind == Kind.UNION) { // a oneof of one message field per member
+        var oneof =
+            d.getOneofs().stream().filter(o -> o.getName().equals(f.name)).findFirst().orElse(null);
+        if (oneof == null) {
+          return at + ": no oneof in the twin";
+        }
+        written += oneof.getFieldCount();
+        String d1 = union(f, fb, pb, oneof, at);
+        if (d1 != null) {
+          return d1;
+        }
+        continue;
+      }
       written++;
       if (pf == null) {
         return at + ": not in the twin";
@@ -154,6 +169,31 @@ class ProtobufTwinGenerativeTest {
     return d.getFields().size() == written
         ? null
         : path + ": the twin has " + d.getFields().size() + " fields, expected " + written;
+  }
+
+  /**
+   * A union as its {@code oneof}: the member the shard's type names is the field set, {@code
+   * x_Member}, and holds the member table; none set for {@code NONE}.
+   */
+  private static String union(
+      Field f,
+      Map<String, Object> fb,
+      DynamicMessage pb,
+      com.google.protobuf.Descriptors.OneofDescriptor oneof,
+      String at) {
+    String tag = ((MappingOracle.UnionTag) fb.get(f.name + "_type")).name();
+    FieldDescriptor set = pb.getOneofFieldDescriptor(oneof);
+    if (tag.equals("NONE")) {
+      return set == null ? null : at + ": NONE, protobuf has " + set.getName();
+    }
+    if (set == null || !set.getName().equals(f.name + "_" + tag)) {
+      return at + ": member " + tag + ", protobuf has " + (set == null ? "none" : set.getName());
+    }
+    Type member =
+        f.union.members.stream().filter(m -> m.name.equals(tag)).findFirst().orElseThrow();
+    @SuppressWarnings("unchecked")
+    Map<String, Object> table = (Map<String, Object>) fb.get(f.name);
+    return diff(member, table, (DynamicMessage) pb.getField(set), at);
   }
 
   /** The protobuf type of field {@code f}, by the schema model. */
