@@ -536,7 +536,7 @@ public final class ExportCommand implements Callable<Integer> {
     } catch (java.io.IOException e) {
       throw new FlatdumpException("cannot write " + file + ": " + e.getMessage(), e);
     }
-    String text = evolvedFromCurrent(inferred.fbs(), err);
+    String text = evolvedFromCurrent(inferred, err);
     byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     AtomicFiles.write(file, o -> o.write(bytes));
     err.println(
@@ -554,13 +554,14 @@ public final class ExportCommand implements Callable<Integer> {
    * The inferred schema, evolved from the current export's in {@code --out} when there is one
    * ({@link SchemaEvolution}): readers generated for that export keep reading this one.
    */
-  private String evolvedFromCurrent(String inferred, PrintWriter err) {
+  private String evolvedFromCurrent(InferredSchema inferred, PrintWriter err) {
     SchemaPlan currentPlan =
         currentExportPlan(out, err, "so the inferred one does not evolve from it");
     if (currentPlan == null) {
-      return inferred; // a first export: nothing to keep
+      return inferred.fbs(); // a first export: nothing to keep
     }
-    SchemaEvolution.Result evolved = SchemaEvolution.evolve(currentPlan, inferred, false);
+    SchemaEvolution.Result evolved =
+        SchemaEvolution.evolve(currentPlan, inferred.fbs(), false, inferred.nullOnly());
     InferCommand.report(
         err,
         "flatdump: --infer: evolved from the current export's schema ("

@@ -182,7 +182,7 @@ public final class InferCommand implements Callable<Integer> {
       write(schema.fbs());
     } else {
       SchemaEvolution.Result evolved =
-          SchemaEvolution.evolve(earlier, schema.fbs(), deprecateMissing);
+          SchemaEvolution.evolve(earlier, schema.fbs(), deprecateMissing, schema.nullOnly());
       write(evolved.schema());
       report(err, "infer: evolved from " + evolve, evolved);
     }

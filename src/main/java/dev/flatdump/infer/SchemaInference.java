@@ -69,18 +69,22 @@ public final class SchemaInference {
    * @param maps the paths written as maps, each with why ({@code currencies: 162 keys, each a
    *     code})
    * @param unusedOverrides {@code --map} and {@code --no-map} paths that named no sub-document
+   * @param nullOnly the paths that held only nulls (written as {@code string}, which holds them),
+   *     which {@code --evolve} leaves to the earlier schema's field
    */
   public record InferredSchema(
       String fbs,
       long documents,
       List<Conflict> conflicts,
       List<String> maps,
-      List<String> unusedOverrides) {
+      List<String> unusedOverrides,
+      Set<String> nullOnly) {
     public InferredSchema {
       Objects.requireNonNull(fbs, "InferredSchema.fbs");
       conflicts = List.copyOf(conflicts);
       maps = List.copyOf(maps);
       unusedOverrides = List.copyOf(unusedOverrides);
+      nullOnly = Set.copyOf(nullOnly);
     }
   }
 
@@ -125,6 +129,12 @@ public final class SchemaInference {
   private final Map<Integer, FieldType> conflictUnions = new HashMap<>();
 
   private final List<String> maps = new ArrayList<>();
+
+  /**
+   * The paths that held only nulls, which {@code --evolve} keeps as the earlier schema has them.
+   */
+  private final Set<String> nullOnly = new java.util.TreeSet<>();
+
   private final Set<String> overridesUsed = new HashSet<>();
 
   /**
@@ -160,6 +170,7 @@ public final class SchemaInference {
     conflicts.clear();
     conflictUnions.clear();
     maps.clear();
+    nullOnly.clear();
     overridesUsed.clear();
     Shape record = shape(records, "", collection, true);
     SchemaText text = new SchemaText(collection, source, records.seen, record, conflicts, maps);
@@ -179,7 +190,7 @@ public final class SchemaInference {
     for (int i = 0; i < conflicts.size(); i++) {
       named.add(conflictText(i, text));
     }
-    return new InferredSchema(fbs, records.seen, named, maps, unused);
+    return new InferredSchema(fbs, records.seen, named, maps, unused, nullOnly);
   }
 
   /** Conflict {@code i} with the union it chose named as the schema names it. */
@@ -239,6 +250,7 @@ public final class SchemaInference {
    */
   private FieldType decide(ValueStats v, String path, String segment, String hint) {
     if (v.values() == 0) {
+      nullOnly.add(path);
       return FieldType.of("string", "always null: any type holds it");
     }
     Map<Kind, Long> kinds = new EnumMap<>(Kind.class);

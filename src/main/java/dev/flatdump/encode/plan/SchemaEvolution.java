@@ -41,6 +41,10 @@ public final class SchemaEvolution {
   private final SchemaPlan old;
   private final SchemaPlan now;
   private final boolean deprecateMissing;
+
+  /** The paths where the new data held only nulls, as {@code infer} prints paths. */
+  private final Set<String> nullOnly;
+
   private final List<String> changes = new ArrayList<>();
 
   /** Every declaration of the evolved schema, by fully qualified name, in the order written. */
@@ -59,10 +63,12 @@ public final class SchemaEvolution {
   /** Per old table, the BSON names some paired new table still has. */
   private final Map<String, Set<String>> stillGiven = new HashMap<>();
 
-  private SchemaEvolution(SchemaPlan old, SchemaPlan now, boolean deprecateMissing) {
+  private SchemaEvolution(
+      SchemaPlan old, SchemaPlan now, boolean deprecateMissing, Set<String> nullOnly) {
     this.old = old;
     this.now = now;
     this.deprecateMissing = deprecateMissing;
+    this.nullOnly = Set.copyOf(nullOnly);
   }
 
   /**
@@ -72,7 +78,17 @@ public final class SchemaEvolution {
    *     is required or a key: old readers need it); else it stays
    */
   public static Result evolve(SchemaPlan old, SchemaPlan inferred, boolean deprecateMissing) {
-    SchemaEvolution e = new SchemaEvolution(old, inferred, deprecateMissing);
+    return evolve(old, inferred, deprecateMissing, Set.of());
+  }
+
+  /**
+   * {@link #evolve(SchemaPlan, SchemaPlan, boolean)}, where the new data held only nulls at the
+   * paths {@code nullOnly} (as {@code infer} prints paths: {@code a.b}, {@code items[].x}): an
+   * earlier field there holds them as it is, whatever type the inferred schema gives the path.
+   */
+  public static Result evolve(
+      SchemaPlan old, SchemaPlan inferred, boolean deprecateMissing, Set<String> nullOnly) {
+    SchemaEvolution e = new SchemaEvolution(old, inferred, deprecateMissing, nullOnly);
     e.run();
     String text = e.render();
     List<SchemaDiff.Change> breaking =
@@ -88,7 +104,13 @@ public final class SchemaEvolution {
 
   /** {@link #evolve(SchemaPlan, SchemaPlan, boolean)} to the schema text {@code inferred}. */
   public static Result evolve(SchemaPlan old, String inferred, boolean deprecateMissing) {
-    return evolve(old, compiled(inferred), deprecateMissing);
+    return evolve(old, compiled(inferred), deprecateMissing, Set.of());
+  }
+
+  /** {@link #evolve(SchemaPlan, SchemaPlan, boolean, Set)} to the schema text {@code inferred}. */
+  public static Result evolve(
+      SchemaPlan old, String inferred, boolean deprecateMissing, Set<String> nullOnly) {
+    return evolve(old, compiled(inferred), deprecateMissing, nullOnly);
   }
 
   /** The plan of a schema's text, compiled by flatc in a directory of its own. */
@@ -208,24 +230,29 @@ public final class SchemaEvolution {
       }
       decls.put(d.name, d);
     }
-    pair(old.record().name(), now.recordIndex());
+    pair(old.record().name(), now.recordIndex(), "");
     while (!pairs.isEmpty()) {
       Object[] p = pairs.poll();
-      merge((String) p[0], (Integer) p[1]);
+      merge((String) p[0], (Integer) p[1], (String) p[2]);
     }
     if (deprecateMissing) {
       deprecateMissing();
     }
   }
 
-  private void pair(String into, int newTable) {
+  /**
+   * Merges the new table {@code newTable} into {@code into}, once; {@code path} is where the new
+   * table's documents are in the data, as {@code infer} prints paths ({@code ""} for the records,
+   * {@code a.b}, {@code items[]}), or null where the pairing does not follow the data.
+   */
+  private void pair(String into, int newTable, String path) {
     if (paired.add(into + "\u0000" + newTable)) {
-      pairs.add(new Object[] {into, newTable});
+      pairs.add(new Object[] {into, newTable, path});
     }
   }
 
   /** Appends to table {@code into} what the new table {@code newIndex} has that it lacks. */
-  private void merge(String into, int newIndex) {
+  private void merge(String into, int newIndex, String path) {
     Decl d = decls.get(into);
     TablePlan t = now.tables().get(newIndex);
     Set<String> given = stillGiven.computeIfAbsent(into, k -> new HashSet<>());
@@ -234,11 +261,15 @@ public final class SchemaEvolution {
         continue;
       }
       given.add(g.bsonName());
+      String at = path == null ? null : path.isEmpty() ? g.bsonName() : path + "." + g.bsonName();
       List<Field> group = new ArrayList<>();
       for (Field f : d.fields) {
         if (!f.deprecated && f.bson.equals(g.bsonName())) {
           group.add(f);
         }
+      }
+      if (!group.isEmpty() && at != null && nullOnly.contains(at)) {
+        continue; // only nulls there now: any earlier field holds them
       }
       if (group.isEmpty()) {
         Field added =
@@ -258,7 +289,7 @@ public final class SchemaEvolution {
         }
         FieldPlan member = keptMember(f.sourcePlan, f.source, g);
         if (member != null) {
-          mergeInto(f, member); // it keeps the documents or arrays, with their new fields
+          mergeInto(f, member, null); // it keeps the documents or arrays, with their new fields
           kept = true;
         }
       }
@@ -270,7 +301,7 @@ public final class SchemaEvolution {
       boolean routes = was.isScalar() || was == FieldKind.STRING || was == FieldKind.UNION;
       boolean pinned = group.stream().anyMatch(f -> f.required || f.key);
       if (fits != null) {
-        mergeInto(fits, g);
+        mergeInto(fits, g, at);
       } else if (!routes && !pinned && !kept) {
         // a document or an array goes to the first field that takes documents or arrays, whatever
         // it holds: the earlier field cannot keep some of them, so it gives way
@@ -359,8 +390,11 @@ public final class SchemaEvolution {
     return null;
   }
 
-  /** Merges into the evolved field {@code f} the types of new field {@code g}, which it holds. */
-  private void mergeInto(Field f, FieldPlan g) {
+  /**
+   * Merges into the evolved field {@code f} the types of new field {@code g}, which it holds;
+   * {@code at} is {@code g}'s path in the data, or null.
+   */
+  private void mergeInto(Field f, FieldPlan g, String at) {
     FieldPlan o = f.source;
     SchemaPlan op = f.sourcePlan;
     if (o.kind() == FieldKind.UNION) {
@@ -386,11 +420,12 @@ public final class SchemaEvolution {
       TablePlan ot = op.tables().get(o.typeIndex());
       TablePlan gt = now.tables().get(g.typeIndex());
       if (ot.wrapper() && gt.wrapper()) {
-        mergeInto(fieldOf(table, ot.wrapped()), gt.wrapped());
+        mergeInto(fieldOf(table, ot.wrapped()), gt.wrapped(), null);
       } else if (o.map() && g.map()) {
-        mergeInto(fieldOf(table, ot.mapValue()), gt.mapValue());
+        mergeInto(fieldOf(table, ot.mapValue()), gt.mapValue(), null);
       } else if (!ot.wrapper() && !gt.wrapper()) {
-        pair(table, g.typeIndex());
+        String inner = at == null ? null : g.kind() == FieldKind.VECTOR ? at + "[]" : at;
+        pair(table, g.typeIndex(), inner);
       }
     }
     if (o.enumIndex() >= 0 && g.enumIndex() >= 0) {
@@ -572,7 +607,7 @@ public final class SchemaEvolution {
       TablePlan o = same == null ? null : oldTable(same.name);
       if (o != null && isEntry(o) && compatible(old, o.mapValue(), t.mapValue())) {
         tableOf.put(index, same.name);
-        mergeInto(fieldOf(same.name, o.mapValue()), t.mapValue());
+        mergeInto(fieldOf(same.name, o.mapValue()), t.mapValue(), null);
         return same.name;
       }
       same = null;
@@ -584,7 +619,7 @@ public final class SchemaEvolution {
         && (!t.wrapper() || wrapperFits(same, t))) {
       tableOf.put(index, same.name);
       if (!t.struct() && !t.wrapper()) {
-        pair(same.name, index);
+        pair(same.name, index, null);
       }
       return same.name;
     }
@@ -599,7 +634,7 @@ public final class SchemaEvolution {
         }
       }
     } else {
-      pair(name, index);
+      pair(name, index, null);
     }
     return name;
   }
