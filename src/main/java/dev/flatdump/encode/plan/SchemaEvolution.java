@@ -403,8 +403,8 @@ public final class SchemaEvolution {
         EnumPlan gu = now.enums().get(g.enumIndex());
         for (int v = 1; v < gu.members().size(); v++) {
           int m = gu.members().get(v);
-          if (m < 0) {
-            continue;
+          if (m < 0 || shadowed(op, op.enums().get(o.enumIndex()), now.tables().get(m))) {
+            continue; // an earlier member takes its values already: it would never be chosen
           }
           String member = translateTable(m);
           if (!u.members.contains(member)) {
@@ -440,6 +440,20 @@ public final class SchemaEvolution {
         }
       }
     }
+  }
+
+  /** Whether a member of the earlier union {@code u} holds every value the new member holds. */
+  private boolean shadowed(SchemaPlan op, EnumPlan u, TablePlan member) {
+    if (decls.containsKey(member.name()) && decls.get(member.name()).fromOld) {
+      return false; // the same member by name: merged as it is
+    }
+    for (int v = 1; v < u.members().size(); v++) {
+      int table = u.members().get(v);
+      if (table >= 0 && compatible(op, op.tables().get(table).wrapped(), member.wrapped())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Field fieldOf(String table, FieldPlan source) {

@@ -325,6 +325,43 @@ class SchemaEvolutionTest {
     assertThat(fx.flatcRecords(shard).get(1).get("k_v2").asString()).isEqualTo("x");
   }
 
+  /** A new union member whose values an earlier member takes is not appended: never chosen. */
+  @Test
+  void aUnionGetsOnlyTheMembersItLacks() throws Exception {
+    SchemaPlan old =
+        plan(
+            "oldunion",
+            """
+            attribute "wrapper";
+            table WS (wrapper) { value: string; }
+            table WL (wrapper) { value: long; }
+            union Val { WS, WL }
+            table Rec { v: Val; }
+            table Root { records: [Rec]; }
+            root_type Root;
+            """);
+    SchemaEvolution.Result r =
+        SchemaEvolution.evolve(
+            old,
+            plan(
+                "newunion",
+                """
+                attribute "wrapper";
+                table VString (wrapper) { value: string; }
+                table VInt (wrapper) { value: int; }
+                table VDouble (wrapper) { value: double; }
+                union V { VString, VInt, VDouble }
+                table Rec { v: V; }
+                table Root { records: [Rec]; }
+                root_type Root;
+                """),
+            false);
+
+    assertThat(r.schema()).contains("union Val { WS, WL, VDouble }");
+    assertThat(r.schema()).doesNotContain("VString").doesNotContain("VInt");
+    assertThat(r.changes()).containsExactly("new member VDouble of union Val");
+  }
+
   @Test
   void widerNumbersHoldNarrowerOnes() {
     assertThat(SchemaEvolution.holds(FieldKind.LONG, FieldKind.INT)).isTrue();
