@@ -32,7 +32,8 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
  * {@code exportStep}: streams documents from the reader into FlatBuffers shards and rejects,
- * through the user's schema ({@code --schema}, else the bundled {@code organizations.fbs}).
+ * through the export's schema ({@code --schema}, or the one {@code --infer} wrote; without either,
+ * as only the benchmarks run it, the jar's {@code organizations.fbs}).
  *
  * <p>One call of {@link #execute} fills one shard (or reaches the end). Spring Batch commits after
  * each call, saving the reader's last {@code _id} and this tasklet's state together, at a moment
@@ -153,8 +154,8 @@ final class ExportTasklet implements Tasklet, ItemStream, StepExecutionListener 
   }
 
   /**
-   * Compiles the export's schema (the user's file, or the bundled one), refusing what cannot be
-   * mapped before anything is written, and stages it in {@code dir}.
+   * Compiles the export's schema (its file, or the jar's for the benchmarks), refusing what cannot
+   * be mapped before anything is written, and stages it in {@code dir}.
    */
   static SchemaFiles stageSchema(ExportOptions options, Path dir) {
     SchemaFiles schema = SchemaFiles.forExport(options.schema());
