@@ -2,6 +2,7 @@ package dev.flatdump.artifact.check;
 
 import dev.flatdump.artifact.check.ExpectedRecords.NotFit;
 import dev.flatdump.encode.Reject;
+import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -60,6 +61,10 @@ public final class SchemaExportVerifier {
 
   private final ExpectedRecords expected;
   private final ReflectedRecords reflected;
+
+  /** The records' {@code (key)} ({@code _id}'s field), or null. */
+  private final FieldPlan key;
+
   private final int maxDifferences;
   private final List<String> differences = new ArrayList<>();
   private long total;
@@ -72,6 +77,7 @@ public final class SchemaExportVerifier {
       SchemaPlan plan, ByteBuffer binarySchema, boolean strict, int maxDifferences) {
     this.expected = new ExpectedRecords(plan, strict);
     this.reflected = new ReflectedRecords(binarySchema);
+    this.key = plan.record().key();
     this.maxDifferences = maxDifferences;
   }
 
@@ -86,7 +92,8 @@ public final class SchemaExportVerifier {
     differences.clear();
     total = 0;
     long compared = 0;
-    Iterator<Map<String, Object>> records = records(artifact);
+    Records records = new Records(artifact);
+    Object previousKey = null; // the last record's key in its shard; null at a shard's start
     long index = 0;
     try (RejectsReader rejected = new RejectsReader(rejects)) {
       while (source.hasNext()) {
@@ -100,6 +107,13 @@ public final class SchemaExportVerifier {
           expectRejected(id, e.getMessage(), rejected.nextLine());
           continue;
         }
+        if (key != null
+            && previousKey != null
+            && compareKeys(key, previousKey, values.get(key.name())) >= 0) {
+          // mapping.md: a record not after the shard's last in the order of the records' key
+          expectRejected(id, "_id: out of the order of the records' key", rejected.nextLine());
+          continue;
+        }
         if (!records.hasNext()) {
           difference(
               "_id "
@@ -111,6 +125,9 @@ public final class SchemaExportVerifier {
         }
         compare(
             "_id " + Reject.idToJson(id) + " (record " + index++ + ")", "", values, records.next());
+        // a shard that ends with this record was cut after it only if another one follows
+        boolean cut = records.lastOfShard() && records.hasNext();
+        previousKey = key == null || cut ? null : values.get(key.name());
       }
       long extra = 0;
       while (records.hasNext()) {
@@ -174,27 +191,50 @@ public final class SchemaExportVerifier {
 
   // ---- the artifact side: records read back through the binary schema alone --------------------
 
-  private Iterator<Map<String, Object>> records(List<? extends ByteBuffer> shards) {
-    return new Iterator<>() {
-      private int shard;
-      private int index;
+  /** Two keys of the records' {@code (key)}: strings by their UTF-8 bytes, integers by value. */
+  private static int compareKeys(FieldPlan key, Object a, Object b) {
+    if (a instanceof String x && b instanceof String y) {
+      return java.util.Arrays.compareUnsigned(
+          x.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+          y.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    long x = (Long) a;
+    long y = (Long) b;
+    return key.kind() == dev.flatdump.encode.plan.FieldKind.ULONG
+        ? Long.compareUnsigned(x, y)
+        : Long.compare(x, y);
+  }
 
-      @Override
-      public boolean hasNext() {
-        while (shard < shards.size() && index >= reflected.count(shards.get(shard))) {
-          shard++;
-          index = 0;
-        }
-        return shard < shards.size();
-      }
+  /** The records of the shards in order, saying which one ends its shard. */
+  private final class Records implements Iterator<Map<String, Object>> {
+    private final List<? extends ByteBuffer> shards;
+    private int shard;
+    private int index;
 
-      @Override
-      public Map<String, Object> next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        return reflected.record(shards.get(shard), index++);
+    Records(List<? extends ByteBuffer> shards) {
+      this.shards = shards;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (shard < shards.size() && index >= reflected.count(shards.get(shard))) {
+        shard++;
+        index = 0;
       }
-    };
+      return shard < shards.size();
+    }
+
+    @Override
+    public Map<String, Object> next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return reflected.record(shards.get(shard), index++);
+    }
+
+    /** Whether the record {@link #next} returned last is the last of its shard. */
+    boolean lastOfShard() {
+      return index >= reflected.count(shards.get(shard));
+    }
   }
 }

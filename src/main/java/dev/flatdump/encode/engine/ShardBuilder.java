@@ -1,6 +1,7 @@
 package dev.flatdump.encode.engine;
 
 import com.google.flatbuffers.FlatBufferBuilder;
+import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -29,6 +30,11 @@ public final class ShardBuilder {
   private FlatBufferBuilder builder;
   private int[] records = new int[1024];
   private int count;
+
+  /** The records' {@code (key)} field ({@code _id}'s), or null. */
+  private final FieldPlan key;
+
+  private final long absentKey;
 
   /**
    * @param kinds what to share within each shard
@@ -60,6 +66,8 @@ public final class ShardBuilder {
     this.encoder = new RecordEncoder(plan, sharing, strict);
     this.initialCapacity = initialCapacity;
     this.buffers = capBytes == 0 ? null : new CappedBuffers(capBytes);
+    this.key = plan.record().key();
+    this.absentKey = key == null ? 0 : KeyOrder.absentKey(plan.record(), key);
   }
 
   /**
@@ -90,10 +98,32 @@ public final class ShardBuilder {
       count = 0;
     }
     int record = encoder.encode(builder, doc, offset, length);
+    if (key != null && count > 0) {
+      requireKeyOrder(record);
+    }
     if (count == records.length) {
       records = Arrays.copyOf(records, count * 2);
     }
     records[count++] = record;
+  }
+
+  /**
+   * A record after the shard's last one in the order of the records' key ({@code _id}'s field):
+   * MongoDB's {@code _id} order is that order for values of one BSON type, but not across types (a
+   * string before an ObjectId, both strings here), so a record out of it is rejected, and the
+   * shard's records stay sorted for lookups by key.
+   */
+  private void requireKeyOrder(int record) {
+    ByteBuffer bb = com.google.flatbuffers.BuilderSpace.buffer(builder);
+    int end = bb.capacity();
+    int previous = records[count - 1];
+    if (KeyOrder.compareTables(bb, end - previous, end - record, key, absentKey) >= 0) {
+      throw new RejectedRecord(
+          "_id",
+          "not after the previous record's in the order of the records' key "
+              + key.name()
+              + " (MongoDB orders _id by BSON type first: give every _id one type)");
+    }
   }
 
   /** Whether a shard is open: a document was added since the last {@link #finish}. */

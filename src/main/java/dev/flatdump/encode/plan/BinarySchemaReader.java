@@ -100,7 +100,11 @@ final class BinarySchemaReader {
     Object record = schema.objects(recordObject);
     for (int i = 0; i < record.fieldsLength(); i++) {
       Field f = record.fields(i);
-      if (f.key() && !f.deprecated()) {
+      KeyValue bson = f.attributesByKey(BSON_ATTRIBUTE);
+      String bsonName = bson != null && bson.value() != null ? bson.value() : f.name();
+      byte base = f.type().baseType();
+      boolean orderable = base == 13 || (base >= 3 && base <= 10 && f.type().index() < 0);
+      if (f.key() && !f.deprecated() && !(bsonName.equals("_id") && orderable)) {
         throw new SchemaException(
             source
                 + ": "
@@ -112,7 +116,8 @@ final class BinarySchemaReader {
                 + root.name()
                 + "."
                 + vectorsOfTables.get(0).name()
-                + " would miss them: remove (key) from the record table");
+                + " would miss them: only the field of _id may be the records' key, as a string"
+                + " or an integer (_id order is then key order)");
       }
     }
     reach(rootObject);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -136,12 +137,32 @@ class SchemaRefusalsTest {
   }
 
   @Test
-  void refusesAKeyOnTheRecordTable() {
+  void refusesAKeyOnTheRecordTableButOnTheFieldOfIdAsAStringOrAnInteger() throws IOException {
     assertThatThrownBy(
             () -> plan("table T { k: string (key); } table Root { rs: [T]; } root_type Root;"))
         .isInstanceOf(SchemaException.class)
         .hasMessageContaining(
-            "T.k is a (key), but the records are written in _id order, not sorted by it");
+            "T.k is a (key), but the records are written in _id order, not sorted by it")
+        .hasMessageContaining("only the field of _id may be the records' key");
+    for (String refused : List.of("double", "E")) {
+      assertThatThrownBy(
+              () ->
+                  plan(
+                      "attribute \"bson\"; enum E : byte { A } table T { k: "
+                          + refused
+                          + " (bson: \"_id\", key); } table Root { rs: [T]; } root_type Root;"))
+          .as(refused)
+          .isInstanceOf(SchemaException.class)
+          .hasMessageContaining("only the field of _id may be the records' key");
+    }
+    for (String taken : List.of("string", "long", "int", "ulong")) {
+      SchemaPlan p =
+          plan(
+              "attribute \"bson\"; table T { k: "
+                  + taken
+                  + " (bson: \"_id\", key); } table Root { rs: [T]; } root_type Root;");
+      assertThat(p.record().key().name()).as(taken).isEqualTo("k");
+    }
   }
 
   @Test

@@ -1,0 +1,128 @@
+package dev.flatdump.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.mongodb.client.MongoDatabase;
+import dev.flatdump.artifact.Manifest;
+import dev.flatdump.testing.MongoDbExtension;
+import dev.flatdump.testing.MongoDbExtension.MongoServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonObjectId;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+import org.bson.types.ObjectId;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The records keyed by {@code _id}'s field ({@code (key)}): MongoDB's {@code _id} order is the
+ * key's order for {@code _id}s of one BSON type (strings by their bytes, integers by value,
+ * ObjectIds as their hex), so the export writes them as they come, {@code check} finds every shard
+ * sorted, and an {@code _id} of another type, out of that order, is rejected.
+ */
+@ExtendWith(MongoDbExtension.class)
+class KeyedRecordsIT {
+
+  private static final String STRING_KEY =
+      """
+      attribute "bson";
+      table R { id: string (bson: "_id", key); n: int; }
+      table Rs { rs: [R]; }
+      root_type Rs;
+      """;
+
+  @Test
+  void idsOfOneTypeAreInKeyOrderAndCheckFindsEveryShardSorted(
+      MongoServer server, MongoDatabase db, @TempDir Path dir) throws Exception {
+    List<BsonValue> strings = new ArrayList<>();
+    for (String s : List.of("b", "a", "Z", "é", "e", "ab", "", "a\u0000b", "日本", "zz", "~")) {
+      strings.add(new BsonString(s));
+    }
+    for (int i = 0; i < 300; i++) {
+      strings.add(new BsonString("k" + (i * 7919 % 1000)));
+    }
+    List<BsonValue> objectIds = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      objectIds.add(new BsonObjectId(new ObjectId((i * 7919) % 100_000, i)));
+    }
+    List<BsonValue> integers = new ArrayList<>();
+    for (long v : new long[] {-5_000_000_000L, -1, 0, 7, Integer.MAX_VALUE, 5_000_000_000L}) {
+      integers.add(
+          v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE
+              ? new BsonInt32((int) v)
+              : new BsonInt64(v));
+    }
+    for (int i = 0; i < 300; i++) {
+      integers.add(new BsonInt32(i * 7919 % 100_000 + 10));
+    }
+    Path strKey = Files.writeString(dir.resolve("s.fbs"), STRING_KEY);
+    Path longKey =
+        Files.writeString(dir.resolve("l.fbs"), STRING_KEY.replace("id: string", "id: long"));
+
+    assertKeyed(server, db, dir, "strings", strings, strKey, 0);
+    assertKeyed(server, db, dir, "objectids", objectIds, strKey, 0);
+    assertKeyed(server, db, dir, "integers", integers, longKey, 0);
+
+    // MongoDB orders strings before ObjectIds: as hex strings, these ObjectIds come before "~"
+    List<BsonValue> mixed = new ArrayList<>(List.of(new BsonString("~"), new BsonString("x")));
+    mixed.add(new BsonObjectId(new ObjectId(1, 1)));
+    mixed.add(new BsonObjectId(new ObjectId(2, 2)));
+    CliRun rejected = assertKeyed(server, db, dir, "mixed", mixed, strKey, 2);
+    String rejects =
+        Files.readString(ExportCommandIT.exported(dir.resolve("mixed")).resolve("rejects.jsonl"));
+    assertThat(rejects)
+        .contains("\"field\": \"_id\"")
+        .contains("not after the previous record's in the order of the records' key id");
+    assertThat(rejected.exitCode()).isEqualTo(3);
+  }
+
+  private static CliRun assertKeyed(
+      MongoServer server,
+      MongoDatabase db,
+      Path dir,
+      String coll,
+      List<BsonValue> ids,
+      Path schema,
+      int rejects)
+      throws Exception {
+    List<BsonDocument> docs = new ArrayList<>();
+    for (int i = 0; i < ids.size(); i++) {
+      docs.add(new BsonDocument("_id", ids.get(i)).append("n", new BsonInt32(i)));
+    }
+    db.getCollection(coll, BsonDocument.class).insertMany(docs);
+    Path out = dir.resolve(coll);
+    CliRun export =
+        ExportCommandIT.export(
+            server,
+            db,
+            coll,
+            out,
+            "--schema",
+            schema.toString(),
+            "--strict",
+            "--compress",
+            "none",
+            "--shard-size",
+            "4KiB",
+            "--max-rejects",
+            "none");
+    assertThat(export.exitCode()).as(export.toString()).isEqualTo(rejects == 0 ? 0 : 3);
+    Manifest m = Manifest.read(ExportCommandIT.exported(out).resolve(Manifest.FILE_NAME));
+    assertThat(m.counts().rejected()).as(coll).isEqualTo(rejects);
+    assertThat(m.shards().size())
+        .as("several shards, each sorted on its own")
+        .isGreaterThan(rejects == 0 ? 1 : 0);
+    CliRun check = CliRun.of("check", out.toString());
+    assertThat(check.exitCode()).as(check.toString()).isZero();
+    CliRun verify = ExportCommandIT.verify(server, db, coll, out);
+    assertThat(verify.exitCode()).as(verify.toString()).isZero();
+    return export;
+  }
+}
