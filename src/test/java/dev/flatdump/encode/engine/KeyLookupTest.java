@@ -79,6 +79,47 @@ class KeyLookupTest {
     }
   }
 
+  /**
+   * Records keyed by {@code _id}'s field, added in {@code _id} order through the shard builder: the
+   * generated {@code rsByKey} finds each; an {@code _id} out of order is rejected, not written
+   * where a lookup would miss it.
+   */
+  @Test
+  void generatedJavaLookupsFindRecordsKeyedByTheirId() throws Exception {
+    SchemaFixtures fx =
+        new SchemaFixtures(
+            dir.resolve("records"),
+            """
+            namespace keyed;
+            attribute "bson";
+            table Rec { id: string (bson: "_id", key); n: int; }
+            table Recs { rs: [Rec]; }
+            root_type Recs;
+            """);
+    ClassLoader generated = compileGeneratedJava(fx.fbs);
+    Method getRoot = generated.loadClass("keyed.Recs").getMethod("getRootAsRecs", ByteBuffer.class);
+    List<String> ids = List.of("", "A", "Zebra", "apple", "apple2", "fig", "pear", "~");
+    ShardBuilder builder = new ShardBuilder(fx.plan, Sharing.Kinds.ALL, true, 1024);
+    for (int i = 0; i < ids.size(); i++) {
+      byte[] d = SchemaFixtures.bson("{\"_id\": \"" + ids.get(i) + "\", \"n\": " + i + "}");
+      builder.add(d, 0, d.length);
+    }
+    byte[] back = SchemaFixtures.bson("{\"_id\": \"b\", \"n\": 99}");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> builder.add(back, 0, back.length))
+        .isInstanceOfSatisfying(RejectedRecord.class, r -> assertThat(r.path()).isEqualTo("_id"));
+    ByteBuffer shard = builder.finish();
+    ByteBuffer whole = ByteBuffer.allocate(shard.remaining()).put(shard.duplicate()).flip();
+    Object root = getRoot.invoke(null, whole);
+
+    for (int i = 0; i < ids.size(); i++) {
+      Object r = call(root, "rsByKey", ids.get(i));
+      assertThat(r).as("rsByKey(%s)", ids.get(i)).isNotNull();
+      assertThat(call(r, "n")).isEqualTo(i);
+    }
+    assertThat(call(root, "rsByKey", "b")).isNull();
+    assertThat(call(root, "rsLength")).isEqualTo(ids.size());
+  }
+
   private static Object call(Object target, String method, Object arg) throws Exception {
     Class<?> type =
         arg instanceof Integer ? int.class : arg instanceof Long ? long.class : String.class;
