@@ -1,0 +1,264 @@
+package dev.flatdump.reader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flatdump.artifact.check.ExportCheckFixtures;
+import dev.flatdump.bench.samples.Org;
+import dev.flatdump.schema.fb.Organization;
+import dev.flatdump.schema.fb.Organizations;
+import dev.flatdump.testing.ExportedOrgs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ExportReaderTest {
+
+  @BeforeAll
+  static void unmapsAtOnceOnThisJdk() {
+    assertThat(Unmapper.available()).as(String.valueOf(Unmapper.unavailableReason())).isTrue();
+  }
+
+  /** Every record's name, read through the generated classes. */
+  private static List<String> names(Snapshot s) {
+    List<String> names = new ArrayList<>();
+    Organization o = new Organization();
+    s.forEachRecord(
+        Organizations::getRootAsOrganizations,
+        Organizations::organizationsLength,
+        (root, i) -> names.add(root.organizations(o, i).name()));
+    return names;
+  }
+
+  @Nested
+  class Open {
+
+    @Test
+    void readsEveryRecordOfTheCurrentExportThroughGeneratedClasses(@TempDir Path out) {
+      Path dir = PublishedExports.publish(out, "2026-01-01-1", 2);
+      List<Org> expected = ExportedOrgs.read(dir);
+      try (ExportReader reader = ExportReader.open(out);
+          Snapshot s = reader.snapshot()) {
+        assertThat(s.id()).isEqualTo("2026-01-01-1");
+        assertThat(s.shardCount()).isGreaterThan(1);
+        assertThat(s.records()).isEqualTo(ExportCheckFixtures.ORGS);
+        assertThat(s.shard(0).isReadOnly()).isTrue();
+        assertThat(ExportedOrgs.of(s.shards())).isEqualTo(expected);
+        assertThat(names(s)).isEqualTo(expected.stream().map(Org::name).toList());
+        assertThat(s.roots(Organizations::getRootAsOrganizations))
+            .hasSize(s.shardCount())
+            .allMatch(r -> r.organizationsLength() > 0);
+      }
+    }
+
+    @Test
+    void followsTheCurrentFileWhereThereIsNoLink(@TempDir Path out) throws Exception {
+      PublishedExports.publish(out, "2026-01-01-1", 2);
+      Files.delete(out.resolve("current"));
+      try (ExportReader reader = ExportReader.open(out)) {
+        assertThat(reader.currentId()).isEqualTo("2026-01-01-1");
+      }
+    }
+
+    @Test
+    void opensAnExportsOwnDirectory(@TempDir Path out) {
+      Path dir = PublishedExports.publish(out, "2026-01-01-1", 2);
+      try (ExportReader reader = ExportReader.open(dir);
+          Snapshot s = reader.snapshot()) {
+        assertThat(names(s)).hasSize(ExportCheckFixtures.ORGS);
+      }
+    }
+
+    @Test
+    void refusesACorruptShardNamingIt(@TempDir Path out) throws Exception {
+      Path dir = PublishedExports.publish(out, "2026-01-01-1", 2);
+      ExportCheckFixtures.flipBit(dir.resolve("organizations-00001.fb"));
+      assertThatThrownBy(() -> ExportReader.open(out))
+          .isInstanceOf(ReaderException.class)
+          .hasMessageContaining("organizations-00001.fb is corrupt: its SHA-256 is");
+      assertThat(PublishedExports.mappedRegions(out)).isZero();
+    }
+
+    @Test
+    void refusesAShortShardNamingIt(@TempDir Path out) throws Exception {
+      Path dir = PublishedExports.publish(out, "2026-01-01-1", 2);
+      ExportCheckFixtures.truncate(dir.resolve("organizations-00000.fb"), 10);
+      assertThatThrownBy(() -> ExportReader.open(out))
+          .isInstanceOf(ReaderException.class)
+          .hasMessageContaining("organizations-00000.fb is ")
+          .hasMessageContaining("a short (truncated) shard");
+    }
+
+    @Test
+    void refusesAMissingShardNamingIt(@TempDir Path out) throws Exception {
+      Path dir = PublishedExports.publish(out, "2026-01-01-1", 2);
+      Files.delete(dir.resolve("organizations-00001.fb"));
+      assertThatThrownBy(() -> ExportReader.open(out))
+          .isInstanceOf(ReaderException.class)
+          .hasMessageContaining("organizations-00001.fb is missing");
+      assertThat(PublishedExports.mappedRegions(out)).isZero();
+    }
+
+    @Test
+    void refusesAMissingOrBrokenManifestNamingIt(@TempDir Path out) throws Exception {
+      Path dir = PublishedExports.publish(out, "2026-01-01-1", 2);
+      Path manifest = dir.resolve("manifest.json");
+      String text = Files.readString(manifest);
+      Files.writeString(manifest, text.substring(0, text.length() / 2));
+      assertThatThrownBy(() -> ExportReader.open(out))
+          .isInstanceOf(ReaderException.class)
+          .hasMessageContaining("manifest.json is not a valid manifest");
+      Files.writeString(manifest, text.replace("\"sha256\" : \"", "\"sha256\" : \"x"));
+      assertThatThrownBy(() -> ExportReader.open(out))
+          .hasMessageContaining("manifest.json is not a valid manifest")
+          .hasMessageContaining("not a SHA-256");
+      Files.delete(manifest);
+      assertThatThrownBy(() -> ExportReader.open(out))
+          .isInstanceOf(ReaderException.class)
+          .hasMessageContaining("manifest.json is missing");
+    }
+  }
+
+  @Nested
+  class Reload {
+
+    @Test
+    void keepsAHeldSnapshotReadableThenUnmapsItOnClose(@TempDir Path out) {
+      PublishedExports.publish(out, "2026-01-01-1", 2);
+      List<String> refreshed = new CopyOnWriteArrayList<>();
+      try (ExportReader reader = ExportReader.open(out)) {
+        reader.addListener(
+            new ReloadListener() {
+              @Override
+              public void refreshed(String oldId, String newId) {
+                refreshed.add(oldId + " -> " + newId);
+              }
+            });
+        Snapshot held = reader.snapshot();
+        List<String> before = names(held);
+        String oldDir = held.directory().toString() + "/";
+        assertThat(reader.reload()).as("the pointer has not moved").isFalse();
+
+        PublishedExports.publish(out, "2026-01-01-2", 2);
+        assertThat(reader.reload()).isTrue();
+        assertThat(reader.currentId()).isEqualTo("2026-01-01-2");
+        assertThat(refreshed).containsExactly("2026-01-01-1 -> 2026-01-01-2");
+
+        assertThat(names(held)).isEqualTo(before).hasSize(ExportCheckFixtures.ORGS);
+        assertThat(PublishedExports.mappedRegions(oldDir)).isEqualTo(held.shardCount());
+        Snapshot second = held.acquire();
+        held.close();
+        held.close();
+        assertThat(names(second)).isEqualTo(before);
+        assertThat(PublishedExports.mappedRegions(oldDir)).isEqualTo(second.shardCount());
+        second.close();
+        assertThat(PublishedExports.mappedRegions(oldDir)).isZero();
+        assertThatThrownBy(() -> held.shard(0)).isInstanceOf(IllegalStateException.class);
+
+        try (Snapshot now = reader.snapshot()) {
+          assertThat(now.id()).isEqualTo("2026-01-01-2");
+          assertThat(names(now)).isEqualTo(before);
+        }
+      }
+      assertThat(PublishedExports.mappedRegions(out)).isZero();
+    }
+
+    @Test
+    void keepsTheOldExportWhenTheNewOneIsCorrupt(@TempDir Path out) throws Exception {
+      PublishedExports.publish(out, "2026-01-01-1", 2);
+      List<String> failures = new CopyOnWriteArrayList<>();
+      try (ExportReader reader = ExportReader.open(out)) {
+        reader.addListener(
+            new ReloadListener() {
+              @Override
+              public void failed(Path dir, String currentId, ReaderException cause) {
+                failures.add(currentId + ": " + cause.getMessage());
+              }
+            });
+        Path broken = PublishedExports.publish(out, "2026-01-01-2", 2);
+        ExportCheckFixtures.flipBit(broken.resolve("organizations-00000.fb"));
+        assertThat(reader.reload()).isFalse();
+        assertThat(reader.currentId()).isEqualTo("2026-01-01-1");
+        assertThat(failures)
+            .singleElement()
+            .asString()
+            .startsWith("2026-01-01-1: ")
+            .contains("2026-01-01-2/organizations-00000.fb is corrupt");
+        assertThat(PublishedExports.mappedRegions(broken.toString() + "/")).isZero();
+        try (Snapshot s = reader.snapshot()) {
+          assertThat(names(s)).hasSize(ExportCheckFixtures.ORGS);
+        }
+
+        PublishedExports.publish(out, "2026-01-01-3", 2);
+        assertThat(reader.reload()).isTrue();
+        assertThat(reader.currentId()).isEqualTo("2026-01-01-3");
+      }
+    }
+
+    @Test
+    void eightReadersWhileExportsArePublishedMapABoundedNumberOfRegions(@TempDir Path out)
+        throws Exception {
+      int exports = 30;
+      int readers = 8;
+      PublishedExports.publish(out, "2026-01-01-0", 2);
+      List<String> expected;
+      int shards;
+      try (ExportReader reader = ExportReader.open(out)) {
+        try (Snapshot s = reader.snapshot()) {
+          expected = names(s);
+          shards = s.shardCount();
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong reads = new AtomicLong();
+        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < readers; t++) {
+          Thread thread =
+              new Thread(
+                  () -> {
+                    while (!stop.get()) {
+                      try (Snapshot s = reader.snapshot()) {
+                        List<String> names = names(s);
+                        if (!names.equals(expected)) {
+                          throw new AssertionError(s.id() + " read " + names.size() + " names");
+                        }
+                        reads.incrementAndGet();
+                      } catch (Throwable e) {
+                        errors.add(e);
+                        return;
+                      }
+                    }
+                  });
+          thread.start();
+          threads.add(thread);
+        }
+        long most = 0;
+        for (int k = 1; k <= exports; k++) {
+          PublishedExports.publish(out, "2026-01-01-" + k, 2);
+          assertThat(reader.reload()).as("reload %d", k).isTrue();
+          most = Math.max(most, PublishedExports.mappedRegions(out));
+        }
+        stop.set(true);
+        for (Thread thread : threads) {
+          thread.join();
+        }
+        assertThat(errors).isEmpty();
+        assertThat(reads.get()).isGreaterThan(exports);
+        // each reader holds one export at a time; the reader holds the current one
+        assertThat(most).isLessThanOrEqualTo((long) shards * (readers + 1));
+        assertThat(PublishedExports.mappedRegions(out)).isEqualTo(shards);
+        assertThat(reader.currentId()).isEqualTo("2026-01-01-" + exports);
+      }
+      assertThat(PublishedExports.mappedRegions(out)).isZero();
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package dev.flatdump.reader;
+
+import dev.flatdump.artifact.Manifest;
+import dev.flatdump.artifact.check.ExportCheckFixtures;
+import dev.flatdump.artifact.write.LocalPublisher;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Real exports for the reader's tests, published as the job publishes them: {@link
+ * ExportCheckFixtures} writes the files (shards of the bundled organizations schema, copies, schema
+ * files, manifest) into a staging directory, and {@link LocalPublisher} renames it into {@code
+ * OUT/exports/NAME} and switches the pointer. And the mapped regions of this process.
+ */
+final class PublishedExports {
+
+  private PublishedExports() {}
+
+  /** Publishes a new export named {@code name} into {@code out}, keeping {@code keep}. */
+  static Path publish(Path out, String name, int keep) {
+    Path staging = out.resolve(".flatdump").resolve("staging-" + name);
+    try {
+      Files.createDirectories(staging);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Manifest manifest = ExportCheckFixtures.export(staging);
+    return LocalPublisher.publish(staging, out, name, manifest, keep);
+  }
+
+  /** How many regions of this process map a file whose path contains {@code under}'s real path. */
+  static long mappedRegions(Path under) {
+    try {
+      return mappedRegions(under.toRealPath().toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** How many regions of this process map a file whose path contains {@code prefix}. */
+  static long mappedRegions(String prefix) {
+    try {
+      List<String> maps = Files.readAllLines(Path.of("/proc/self/maps"));
+      return maps.stream().filter(l -> l.contains(prefix)).count();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
