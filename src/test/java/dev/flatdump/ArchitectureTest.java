@@ -148,15 +148,10 @@ class ArchitectureTest {
         .should()
         .onlyDependOnClassesThat(
             resideInAnyPackage("java..", "com.google.flatbuffers..", "dev.flatdump.reader..")
-                .or(type(JavaClass::isPrimitive))
-                .or(type(JavaClass::isArray)))
+                .or(DescribedPredicate.describe("a primitive", JavaClass::isPrimitive))
+                .or(DescribedPredicate.describe("an array", JavaClass::isArray)))
         .because("the reader becomes a module of its own whose only dependency is flatbuffers-java")
         .check(main);
-  }
-
-  private static DescribedPredicate<JavaClass> type(
-      java.util.function.Predicate<JavaClass> predicate) {
-    return DescribedPredicate.describe("a primitive or an array", predicate::test);
   }
 
   @Test

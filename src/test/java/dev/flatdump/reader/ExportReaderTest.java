@@ -205,6 +205,29 @@ class ExportReaderTest {
     }
 
     @Test
+    void keepsTheOldExportWhenThePointerNamesNothing(@TempDir Path out) throws Exception {
+      PublishedExports.publish(out, "2026-01-01-1", 2);
+      List<String> failures = new CopyOnWriteArrayList<>();
+      try (ExportReader reader = ExportReader.open(out)) {
+        reader.addListener(
+            new ReloadListener() {
+              @Override
+              public void failed(Path dir, String currentId, ReaderException cause) {
+                failures.add(cause.getMessage());
+              }
+            });
+        Files.delete(out.resolve("current"));
+        Files.writeString(out.resolve("CURRENT"), "exports/2026-01-01-9\n");
+        assertThat(reader.reload()).isFalse();
+        assertThat(reader.currentId()).isEqualTo("2026-01-01-1");
+        assertThat(failures)
+            .singleElement()
+            .asString()
+            .contains("2026-01-01-9/manifest.json is missing");
+      }
+    }
+
+    @Test
     void eightReadersWhileExportsArePublishedMapABoundedNumberOfRegions(@TempDir Path out)
         throws Exception {
       int exports = 30;
