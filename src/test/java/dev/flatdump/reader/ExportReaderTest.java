@@ -11,7 +11,11 @@ import dev.flatdump.testing.ExportedOrgs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -232,16 +236,22 @@ class ExportReaderTest {
         throws Exception {
       int exports = 30;
       int readers = 8;
-      PublishedExports.publish(out, "2026-01-01-0", 2);
-      List<String> expected;
+      // each export of other orgs, so that a reader can tell which export it read
+      Map<String, List<String>> namesById = new HashMap<>();
+      for (int k = 0; k <= exports; k++) {
+        namesById.put(
+            "2026-01-01-" + k, ExportCheckFixtures.orgs(100 + k).stream().map(Org::name).toList());
+      }
+      PublishedExports.publish(out, "2026-01-01-0", 2, 100);
       int shards;
       try (ExportReader reader = ExportReader.open(out)) {
         try (Snapshot s = reader.snapshot()) {
-          expected = names(s);
+          assertThat(names(s)).isEqualTo(namesById.get(s.id()));
           shards = s.shardCount();
         }
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong reads = new AtomicLong();
+        Set<String> seen = ConcurrentHashMap.newKeySet();
         ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < readers; t++) {
@@ -249,11 +259,13 @@ class ExportReaderTest {
               new Thread(
                   () -> {
                     while (!stop.get()) {
-                      try (Snapshot s = reader.snapshot()) {
+                      try (Snapshot s = reader.snapshot();
+                          Snapshot again = s.acquire()) {
                         List<String> names = names(s);
-                        if (!names.equals(expected)) {
-                          throw new AssertionError(s.id() + " read " + names.size() + " names");
+                        if (!names.equals(namesById.get(s.id())) || !names(again).equals(names)) {
+                          throw new AssertionError(s.id() + " read other records than its own");
                         }
+                        seen.add(s.id());
                         reads.incrementAndGet();
                       } catch (Throwable e) {
                         errors.add(e);
@@ -266,7 +278,7 @@ class ExportReaderTest {
         }
         long most = 0;
         for (int k = 1; k <= exports; k++) {
-          PublishedExports.publish(out, "2026-01-01-" + k, 2);
+          PublishedExports.publish(out, "2026-01-01-" + k, 2, 100 + k);
           assertThat(reader.reload()).as("reload %d", k).isTrue();
           most = Math.max(most, PublishedExports.mappedRegions(out));
         }
@@ -276,12 +288,28 @@ class ExportReaderTest {
         }
         assertThat(errors).isEmpty();
         assertThat(reads.get()).isGreaterThan(exports);
-        // each reader holds one export at a time; the reader holds the current one
+        assertThat(seen).as("the readers saw several exports").hasSizeGreaterThan(1);
+        // each reader holds one export at a time, and the reader the current one: never N's worth
         assertThat(most).isLessThanOrEqualTo((long) shards * (readers + 1));
         assertThat(PublishedExports.mappedRegions(out)).isEqualTo(shards);
         assertThat(reader.currentId()).isEqualTo("2026-01-01-" + exports);
       }
       assertThat(PublishedExports.mappedRegions(out)).isZero();
+    }
+
+    @Test
+    void refusesSnapshotsOnceClosed(@TempDir Path out) {
+      PublishedExports.publish(out, "2026-01-01-1", 2);
+      ExportReader reader = ExportReader.open(out);
+      Snapshot held = reader.snapshot();
+      reader.close();
+      reader.close();
+      assertThatThrownBy(reader::snapshot).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(reader::reload).isInstanceOf(IllegalStateException.class);
+      assertThat(names(held)).hasSize(ExportCheckFixtures.ORGS);
+      held.close();
+      assertThat(PublishedExports.mappedRegions(out)).isZero();
+      assertThatThrownBy(held::acquire).isInstanceOf(IllegalStateException.class);
     }
   }
 }

@@ -21,13 +21,18 @@ final class PublishedExports {
 
   /** Publishes a new export named {@code name} into {@code out}, keeping {@code keep}. */
   static Path publish(Path out, String name, int keep) {
+    return publish(out, name, keep, 11);
+  }
+
+  /** Publishes an export of {@code ExportCheckFixtures.orgs(seed)}. */
+  static Path publish(Path out, String name, int keep, long seed) {
     Path staging = out.resolve(".flatdump").resolve("staging-" + name);
     try {
       Files.createDirectories(staging);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    Manifest manifest = ExportCheckFixtures.export(staging);
+    Manifest manifest = ExportCheckFixtures.export(staging, seed);
     return LocalPublisher.publish(staging, out, name, manifest, keep);
   }
 

@@ -10,6 +10,7 @@ import dev.flatdump.artifact.compress.Compression;
 import dev.flatdump.artifact.write.RejectsWriter;
 import dev.flatdump.artifact.write.SchemaShardWriter;
 import dev.flatdump.artifact.write.ShardCompressor;
+import dev.flatdump.bench.samples.Org;
 import dev.flatdump.bench.samples.OrgGenerator;
 import dev.flatdump.bench.samples.Profile;
 import dev.flatdump.encode.engine.Sharing;
@@ -40,6 +41,21 @@ public final class ExportCheckFixtures {
 
   /** Writes an export of {@value #ORGS} realistic orgs in several shards; returns its manifest. */
   public static Manifest export(Path dir) {
+    return export(dir, 11);
+  }
+
+  /** The {@value #ORGS} realistic orgs that {@link #export(Path, long)} writes for {@code seed}. */
+  public static List<Org> orgs(long seed) {
+    OrgGenerator generator = new OrgGenerator(Profile.REALISTIC, seed);
+    List<Org> orgs = new ArrayList<>(ORGS);
+    for (int i = 0; i < ORGS; i++) {
+      orgs.add(generator.next());
+    }
+    return orgs;
+  }
+
+  /** Writes an export of {@link #orgs}({@code seed}) in several shards; returns its manifest. */
+  public static Manifest export(Path dir, long seed) {
     SchemaFiles schema = SchemaFiles.bundled();
     SchemaShardWriter writer =
         new SchemaShardWriter(
@@ -51,9 +67,8 @@ public final class ExportCheckFixtures {
             SHARD_SIZE,
             List.of(),
             4096);
-    OrgGenerator generator = new OrgGenerator(Profile.REALISTIC, 11);
-    for (int i = 0; i < ORGS; i++) {
-      byte[] bson = OrganizationsEngine.bson(generator.next());
+    for (Org org : orgs(seed)) {
+      byte[] bson = OrganizationsEngine.bson(org);
       writer.add(null, bson, 0, bson.length);
     }
     writer.finish();
