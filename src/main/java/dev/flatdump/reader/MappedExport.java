@@ -2,6 +2,7 @@ package dev.flatdump.reader;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -123,7 +124,7 @@ final class MappedExport {
 
   /** Shard {@code i}, a read-only little-endian duplicate; only while held. */
   ByteBuffer shard(int i) {
-    return maps.get(i).duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    return maps.get(i).duplicate().order(ByteOrder.LITTLE_ENDIAN);
   }
 
   int shardCount() {
