@@ -162,7 +162,8 @@ final class ExpectedRecords {
     for (FieldPlan f : t.fields()) {
       if (!f.deprecated() && !f.unionType()) {
         BsonValue v = doc.get(f.bsonName());
-        if (v != null && takerOf(t, f.bsonName(), v) != f) {
+        List<FieldPlan> same = t.lookup().readersOf(f);
+        if (v != null && same.size() > 1 && takerOf(same, v, f.bsonName()) != f) {
           v = null; // another field reading the name takes it
         }
         put(t, values, f, v, join(path, f.bsonName()));
@@ -172,18 +173,12 @@ final class ExpectedRecords {
   }
 
   /**
-   * Of the fields of {@code t} that read BSON name {@code name}, the one that takes {@code v}
-   * (docs/mapping.md, "Names"): the only one; else the first for a null; else the first, by id,
-   * that takes it: a scalar or a string field by the value itself, another by its type.
+   * Of the fields {@code same} that read BSON name {@code name} (by id), the one that takes {@code
+   * v} (docs/mapping.md, "Names"): the first for a null; else the first that takes it, a scalar or
+   * a string field by the value itself, another by its type.
    */
-  private FieldPlan takerOf(TablePlan t, String name, BsonValue v) {
-    List<FieldPlan> same = new ArrayList<>();
-    for (FieldPlan f : t.fields()) {
-      if (!f.deprecated() && !f.unionType() && f.bsonName().equals(name)) {
-        same.add(f);
-      }
-    }
-    if (same.size() == 1 || v.isNull()) {
+  private FieldPlan takerOf(List<FieldPlan> same, BsonValue v, String name) {
+    if (v.isNull()) {
       return same.get(0);
     }
     for (FieldPlan f : same) {

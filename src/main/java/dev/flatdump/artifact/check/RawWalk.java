@@ -10,7 +10,6 @@ import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.encode.plan.TablePlan;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -80,12 +79,7 @@ final class RawWalk {
    * document another field takes is a table or a map there, whose fields or keys are checked.
    */
   private FieldPlan taker(TablePlan t, FieldPlan first) {
-    List<FieldPlan> same = new ArrayList<>();
-    for (FieldPlan g : t.fields()) {
-      if (!g.deprecated() && !g.unionType() && g.bsonName().equals(first.bsonName())) {
-        same.add(g);
-      }
-    }
+    List<FieldPlan> same = t.lookup().readersOf(first);
     BsonType type = reader.getCurrentBsonType();
     return same.size() == 1 || type == BsonType.NULL ? first : unions.field(same, type);
   }

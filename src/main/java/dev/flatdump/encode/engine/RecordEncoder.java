@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -240,13 +241,10 @@ public final class RecordEncoder {
     java.util.Arrays.fill(next, -1);
     boolean any = false;
     for (FieldPlan f : t.fields()) {
-      FieldPlan first = t.lookup().firstOf(f);
-      if (first != null && first != f) {
-        int at = first.id();
-        while (next[at] >= 0) {
-          at = next[at];
-        }
-        next[at] = f.id();
+      List<FieldPlan> readers = t.lookup().readersOf(f);
+      int at = readers.indexOf(f);
+      if (at >= 0 && at + 1 < readers.size()) {
+        next[f.id()] = readers.get(at + 1).id();
         any = true;
       }
     }

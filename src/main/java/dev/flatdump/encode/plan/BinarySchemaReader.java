@@ -208,8 +208,9 @@ final class BinarySchemaReader {
         }
       }
       for (FieldPlan f : t.fields()) {
-        FieldPlan first = t.lookup().firstOf(f);
-        if (t.struct() && first != null && first != f) {
+        List<FieldPlan> readers = t.lookup().readersOf(f);
+        FieldPlan first = readers.isEmpty() ? f : readers.get(0);
+        if (t.struct() && first != f) {
           throw new SchemaException(
               source
                   + ": "

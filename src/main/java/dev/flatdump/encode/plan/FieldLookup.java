@@ -1,8 +1,11 @@
 package dev.flatdump.encode.plan;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Finds a table's field by the UTF-8 bytes of a BSON field name, as they stand in a document,
@@ -15,7 +18,10 @@ public final class FieldLookup {
   private final int[] positions;
   private final int mask;
   private final byte[][] byPosition;
-  private final List<FieldPlan> fieldsByPosition;
+  private final List<FieldPlan> fields;
+
+  /** By position: the fields reading that field's BSON name, by id ({@link #readersOf}). */
+  private final List<List<FieldPlan>> readers;
 
   /**
    * Per position: the name and its NUL as two little-endian longs, for names of up to 15 bytes;
@@ -45,16 +51,26 @@ public final class FieldLookup {
     positions = new int[capacity];
     mask = capacity - 1;
     byPosition = new byte[fields.size()][];
-    fieldsByPosition = List.copyOf(fields);
+    this.fields = List.copyOf(fields);
+    Map<String, List<FieldPlan>> byName = new HashMap<>();
+    List<List<FieldPlan>> groups = new ArrayList<>();
+    for (FieldPlan f : fields) {
+      boolean read = !f.deprecated() && !f.unionType();
+      groups.add(read ? byName.computeIfAbsent(f.bsonName(), n -> new ArrayList<>()) : List.of());
+      if (read) {
+        groups.get(groups.size() - 1).add(f);
+      }
+    }
+    this.readers = groups.stream().map(List::copyOf).toList();
     packed = new long[fields.size()];
     masks = new long[fields.size()];
     packedHigh = new long[fields.size()];
     masksHigh = new long[fields.size()];
-    List<Integer> shortNames = new java.util.ArrayList<>();
+    List<Integer> shortNames = new ArrayList<>();
     for (int i = 0; i < fields.size(); i++) {
       FieldPlan f = fields.get(i);
-      if (f.deprecated() || f.unionType() || !firstOfName(fields, i)) {
-        continue;
+      if (readers.get(i).isEmpty() || readers.get(i).get(0) != f) {
+        continue; // nothing finds it, or another field before it reads its name
       }
       byte[] name = f.bsonName().getBytes(StandardCharsets.UTF_8);
       byPosition[i] = name;
@@ -83,29 +99,13 @@ public final class FieldLookup {
   }
 
   /**
-   * The field that {@link #find} finds for {@code f}'s BSON name: {@code f} itself, or one before
-   * it that reads the same name; null for a field nothing finds (deprecated, a union's type).
+   * The fields that read {@code f}'s BSON name, by id (the first is the one {@link #find} finds):
+   * {@code f} alone when no other field reads its name; none for a field nothing finds (deprecated,
+   * a union's type) or not of this table.
    */
-  public FieldPlan firstOf(FieldPlan f) {
-    if (f.deprecated() || f.unionType()) {
-      return null;
-    }
-    byte[] name = f.bsonName().getBytes(StandardCharsets.UTF_8);
-    int at = find(name, 0, name.length);
-    return at < 0 ? null : fieldsByPosition.get(at);
-  }
-
-  /**
-   * Whether field {@code i} is the first that reads its BSON name ({@link FieldPlan#bsonName()}).
-   */
-  private static boolean firstOfName(List<FieldPlan> fields, int i) {
-    for (int j = 0; j < i; j++) {
-      FieldPlan f = fields.get(j);
-      if (!f.deprecated() && !f.unionType() && f.bsonName().equals(fields.get(i).bsonName())) {
-        return false;
-      }
-    }
-    return true;
+  public List<FieldPlan> readersOf(FieldPlan f) {
+    int i = f.id();
+    return i >= 0 && i < readers.size() && fields.get(i) == f ? readers.get(i) : List.of();
   }
 
   /**
