@@ -51,7 +51,8 @@ for run in $(seq 1 "$RUNS"); do
     for p in "${workers[@]}"; do w0=$(echo "$w0 + $(cpu_seconds "$p")" | bc); done
     m0="$(cpu_seconds "$MONGOD_PID")"
     /usr/bin/time -f "%e %U %S" -o "$WORK/time" java -jar "$JAR" export --uri "$URI" --db "$DB" \
-      --collection "$COLL" --out "$out" --partitions "$n" --compress none "${extra[@]}" \
+      --collection "$COLL" --out "$out" --schema schemas/organizations.fbs --partitions "$n" \
+      --compress none "${extra[@]}" \
       > "$WORK/export.log" 2>&1
     m1="$(cpu_seconds "$MONGOD_PID")"
     w1=0
