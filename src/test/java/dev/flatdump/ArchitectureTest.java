@@ -4,8 +4,6 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import java.net.URISyntaxException;
@@ -27,14 +25,6 @@ class ArchitectureTest {
   /** The stages, in pipeline order: a stage may import the ones before it, never one after. */
   static final List<String> STAGES =
       List.of("source", "load", "infer", "encode", "artifact", "report", "publish", "job", "cli");
-
-  /**
-   * Libraries apart from the pipeline: they import no stage (nor the exception family), so that
-   * every stage may import them. The reader is the future module of its own that services use and
-   * that {@code artifact.read} and {@code artifact.check} will read exports through; a place in
-   * {@link #STAGES} after {@code artifact} would forbid exactly those imports.
-   */
-  static final List<String> LIBRARIES = List.of("reader");
 
   private static JavaClasses main;
 
@@ -58,11 +48,6 @@ class ArchitectureTest {
             p ->
                 !p.startsWith("dev.flatdump")
                     || p.equals("dev.flatdump")
-                    || LIBRARIES.stream()
-                        .anyMatch(
-                            l ->
-                                p.equals("dev.flatdump." + l)
-                                    || p.startsWith("dev.flatdump." + l + "."))
                     || STAGES.stream()
                         .anyMatch(
                             s ->
@@ -137,29 +122,6 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAPackage("dev.flatdump.artifact.write..")
         .check(main);
-  }
-
-  @Test
-  void theReaderDependsOnlyOnTheJdkAndFlatBuffers() {
-    classes()
-        .that()
-        .resideInAPackage("dev.flatdump.reader..")
-        .should()
-        .onlyDependOnClassesThat(
-            DescribedPredicate.describe(
-                "are of the JDK, flatbuffers-java or the reader (or arrays of them), or primitives",
-                c -> readerMayUse(c.isArray() ? c.getBaseComponentType() : c)))
-        .because("the reader becomes a module of its own whose only dependency is flatbuffers-java")
-        .check(main);
-  }
-
-  private static boolean readerMayUse(JavaClass c) {
-    String p = c.getPackageName();
-    return c.isPrimitive()
-        || p.equals("java")
-        || p.startsWith("java.")
-        || p.startsWith("com.google.flatbuffers")
-        || p.startsWith("dev.flatdump.reader");
   }
 
   @Test

@@ -89,7 +89,7 @@ class ExportReaderTest {
       assertThatThrownBy(() -> ExportReader.open(out))
           .isInstanceOf(ReaderException.class)
           .hasMessageContaining("organizations-00001.fb is corrupt: its SHA-256 is");
-      assertThat(PublishedExports.mappedRegions(out)).isZero();
+      assertThat(MappedRegions.under(out)).isZero();
     }
 
     @Test
@@ -109,7 +109,7 @@ class ExportReaderTest {
       assertThatThrownBy(() -> ExportReader.open(out))
           .isInstanceOf(ReaderException.class)
           .hasMessageContaining("organizations-00001.fb is missing");
-      assertThat(PublishedExports.mappedRegions(out)).isZero();
+      assertThat(MappedRegions.under(out)).isZero();
     }
 
     @Test
@@ -158,14 +158,14 @@ class ExportReaderTest {
         assertThat(refreshed).containsExactly("2026-01-01-1 -> 2026-01-01-2");
 
         assertThat(names(held)).isEqualTo(before).hasSize(ExportCheckFixtures.ORGS);
-        assertThat(PublishedExports.mappedRegions(oldDir)).isEqualTo(held.shardCount());
+        assertThat(MappedRegions.containing(oldDir)).isEqualTo(held.shardCount());
         Snapshot second = held.acquire();
         held.close();
         held.close();
         assertThat(names(second)).isEqualTo(before);
-        assertThat(PublishedExports.mappedRegions(oldDir)).isEqualTo(second.shardCount());
+        assertThat(MappedRegions.containing(oldDir)).isEqualTo(second.shardCount());
         second.close();
-        assertThat(PublishedExports.mappedRegions(oldDir)).isZero();
+        assertThat(MappedRegions.containing(oldDir)).isZero();
         assertThatThrownBy(() -> held.shard(0)).isInstanceOf(IllegalStateException.class);
 
         try (Snapshot now = reader.snapshot()) {
@@ -173,7 +173,7 @@ class ExportReaderTest {
           assertThat(names(now)).isEqualTo(before);
         }
       }
-      assertThat(PublishedExports.mappedRegions(out)).isZero();
+      assertThat(MappedRegions.under(out)).isZero();
     }
 
     @Test
@@ -197,7 +197,7 @@ class ExportReaderTest {
             .asString()
             .startsWith("2026-01-01-1: ")
             .contains("2026-01-01-2/organizations-00000.fb is corrupt");
-        assertThat(PublishedExports.mappedRegions(broken.toString() + "/")).isZero();
+        assertThat(MappedRegions.containing(broken.toString() + "/")).isZero();
         try (Snapshot s = reader.snapshot()) {
           assertThat(names(s)).hasSize(ExportCheckFixtures.ORGS);
         }
@@ -280,7 +280,7 @@ class ExportReaderTest {
         for (int k = 1; k <= exports; k++) {
           PublishedExports.publish(out, "2026-01-01-" + k, 2, 100 + k);
           assertThat(reader.reload()).as("reload %d", k).isTrue();
-          most = Math.max(most, PublishedExports.mappedRegions(out));
+          most = Math.max(most, MappedRegions.under(out));
         }
         stop.set(true);
         for (Thread thread : threads) {
@@ -291,10 +291,10 @@ class ExportReaderTest {
         assertThat(seen).as("the readers saw several exports").hasSizeGreaterThan(1);
         // each reader holds one export at a time, and the reader the current one: never N's worth
         assertThat(most).isLessThanOrEqualTo((long) shards * (readers + 1));
-        assertThat(PublishedExports.mappedRegions(out)).isEqualTo(shards);
+        assertThat(MappedRegions.under(out)).isEqualTo(shards);
         assertThat(reader.currentId()).isEqualTo("2026-01-01-" + exports);
       }
-      assertThat(PublishedExports.mappedRegions(out)).isZero();
+      assertThat(MappedRegions.under(out)).isZero();
     }
 
     @Test
@@ -308,7 +308,7 @@ class ExportReaderTest {
       assertThatThrownBy(reader::reload).isInstanceOf(IllegalStateException.class);
       assertThat(names(held)).hasSize(ExportCheckFixtures.ORGS);
       held.close();
-      assertThat(PublishedExports.mappedRegions(out)).isZero();
+      assertThat(MappedRegions.under(out)).isZero();
       assertThatThrownBy(held::acquire).isInstanceOf(IllegalStateException.class);
     }
   }

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * Real exports for the reader's tests, published as the job publishes them: {@link
@@ -34,24 +33,5 @@ final class PublishedExports {
     }
     Manifest manifest = ExportCheckFixtures.export(staging, seed);
     return LocalPublisher.publish(staging, out, name, manifest, keep);
-  }
-
-  /** How many regions of this process map a file whose path contains {@code under}'s real path. */
-  static long mappedRegions(Path under) {
-    try {
-      return mappedRegions(under.toRealPath().toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /** How many regions of this process map a file whose path contains {@code prefix}. */
-  static long mappedRegions(String prefix) {
-    try {
-      List<String> maps = Files.readAllLines(Path.of("/proc/self/maps"));
-      return maps.stream().filter(l -> l.contains(prefix)).count();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -20,9 +20,9 @@ class UnmapperTest {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       map = ch.map(FileChannel.MapMode.READ_ONLY, 0, 4096);
     }
-    assertThat(PublishedExports.mappedRegions(dir)).isEqualTo(1);
+    assertThat(MappedRegions.under(dir)).isEqualTo(1);
     assertThat(Unmapper.unmap(map)).isTrue();
-    assertThat(PublishedExports.mappedRegions(dir)).isZero();
+    assertThat(MappedRegions.under(dir)).isZero();
   }
 
   @Test
