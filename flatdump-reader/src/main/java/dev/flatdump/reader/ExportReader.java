@@ -1,10 +1,16 @@
 package dev.flatdump.reader;
 
 import java.io.IOException;
+import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -137,6 +143,31 @@ public final class ExportReader implements AutoCloseable {
     }
   }
 
+  /**
+   * Reloads by itself from now on, on a daemon thread of its own, until the returned handle or the
+   * reader is closed: at once when the pointer changes (a {@link WatchService} on the directory the
+   * reader was opened on, where the file system offers one), and every {@code interval} in any
+   * case, which is all there is where no watch service works (network file systems). What each
+   * reload does is heard by the listeners ({@link #addListener}); nothing it meets stops the
+   * thread.
+   *
+   * @throws IllegalArgumentException when {@code interval} is not positive
+   */
+  public AutoCloseable follow(Duration interval) {
+    if (interval.isNegative() || interval.isZero()) {
+      throw new IllegalArgumentException("the interval must be positive, got " + interval);
+    }
+    Follower f = new Follower(this, path, interval);
+    Thread t = new Thread(f, "flatdump-reader-follow " + path.getFileName());
+    t.setDaemon(true);
+    t.start();
+    return f;
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
   private void fail(Path dir, String currentId, ReaderException e) {
     for (ReloadListener l : listeners) {
       try {
@@ -155,6 +186,110 @@ public final class ExportReader implements AutoCloseable {
       return Files.isSameFile(a, b);
     } catch (IOException e) {
       return false;
+    }
+  }
+
+  /** The thread of {@link #follow}: waits for a change of the pointer or the interval, reloads. */
+  private static final class Follower implements Runnable, AutoCloseable {
+    private final ExportReader reader;
+    private final Path path;
+    private final Duration interval;
+    private final Object sleep = new Object();
+    private volatile boolean stopped;
+    private volatile WatchService watch;
+
+    Follower(ExportReader reader, Path path, Duration interval) {
+      this.reader = reader;
+      this.path = path;
+      this.interval = interval;
+      this.watch = watch(path);
+    }
+
+    @Override
+    public void run() {
+      try {
+        while (!stopped && !reader.isClosed()) {
+          await();
+          if (stopped || reader.isClosed()) {
+            return;
+          }
+          try {
+            reader.reload();
+          } catch (IllegalStateException closedMeanwhile) {
+            return;
+          } catch (RuntimeException e) {
+            reader.fail(path, reader.currentId(), new ReaderException(e.toString(), e));
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        closeWatch();
+      }
+    }
+
+    /** Until the directory changes (where watched) or the interval passes. */
+    private void await() throws InterruptedException {
+      WatchService w = watch;
+      if (w != null) {
+        try {
+          WatchKey key = w.poll(interval.toMillis(), TimeUnit.MILLISECONDS);
+          if (key != null) {
+            key.pollEvents();
+            if (!key.reset()) {
+              closeWatch(); // the directory went away: the interval alone from now on
+            }
+          }
+          return;
+        } catch (ClosedWatchServiceException e) {
+          return; // closed: the loop ends
+        }
+      }
+      synchronized (sleep) {
+        if (!stopped) {
+          sleep.wait(interval.toMillis());
+        }
+      }
+    }
+
+    /** A watch on the reader's directory, or null where the file system offers none. */
+    private static WatchService watch(Path path) {
+      if (!Files.isDirectory(path)) {
+        return null;
+      }
+      try {
+        WatchService w = path.getFileSystem().newWatchService();
+        path.register(
+            w,
+            StandardWatchEventKinds.ENTRY_CREATE,
+            StandardWatchEventKinds.ENTRY_MODIFY,
+            StandardWatchEventKinds.ENTRY_DELETE);
+        return w;
+      } catch (IOException | UnsupportedOperationException e) {
+        return null;
+      }
+    }
+
+    private void closeWatch() {
+      WatchService w = watch;
+      watch = null;
+      if (w != null) {
+        try {
+          w.close();
+        } catch (IOException ignored) {
+          // nothing more to do
+        }
+      }
+    }
+
+    /** Stops following; a reload under way completes. */
+    @Override
+    public void close() {
+      stopped = true;
+      closeWatch();
+      synchronized (sleep) {
+        sleep.notifyAll();
+      }
     }
   }
 
