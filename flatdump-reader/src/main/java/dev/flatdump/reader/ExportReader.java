@@ -39,9 +39,27 @@ public final class ExportReader implements AutoCloseable {
   private final Object reloading = new Object();
   private volatile boolean closed;
 
-  private ExportReader(Path path, Snapshot first) {
+  private final Verify verify;
+
+  /** How much of each shard is checked when an export is opened, at {@link #open} and reloads. */
+  public enum Verify {
+    /**
+     * Size, file identifier, and the SHA-256 of every byte against the manifest's: a corrupt or
+     * changed shard is refused before it is served, at the cost of reading every byte once.
+     */
+    CHECKSUMS,
+    /**
+     * Size and file identifier only, for files already checked on their way here (e.g. by {@code
+     * flatdump pull}): the pages are read when records are, not at open. A corrupt byte is then
+     * read as data.
+     */
+    SIZES
+  }
+
+  private ExportReader(Path path, Snapshot first, Verify verify) {
     this.path = path;
     this.current = new AtomicReference<>(first);
+    this.verify = verify;
   }
 
   /**
@@ -51,17 +69,22 @@ public final class ExportReader implements AutoCloseable {
    * @throws ReaderException naming the file that is missing, short, corrupt or not a manifest
    */
   public static ExportReader open(Path path) {
-    return new ExportReader(path, new Snapshot(openCurrent(path)));
+    return open(path, Verify.CHECKSUMS);
   }
 
-  private static MappedExport openCurrent(Path path) {
+  /** Opens as {@link #open(Path)}, checking each shard (now and at each reload) as told. */
+  public static ExportReader open(Path path, Verify verify) {
+    return new ExportReader(path, new Snapshot(openCurrent(path, verify)), verify);
+  }
+
+  private static MappedExport openCurrent(Path path, Verify verify) {
     if (!Files.isDirectory(path)) {
       throw new ReaderException(path + " is not a directory");
     }
     for (int attempt = 1; ; attempt++) {
       Path dir = Pointer.resolve(path);
       try {
-        return MappedExport.open(dir);
+        return MappedExport.open(dir, verify);
       } catch (ReaderException e) {
         // the export the pointer named was removed meanwhile (newer ones published): follow again
         if (dir.equals(path) || Files.isDirectory(dir) || attempt == POINTER_ATTEMPTS) {
@@ -125,7 +148,7 @@ public final class ExportReader implements AutoCloseable {
       }
       MappedExport next;
       try {
-        next = MappedExport.open(dir);
+        next = MappedExport.open(dir, verify);
       } catch (ReaderException e) {
         fail(dir, old.id(), e);
         return false;
