@@ -11,6 +11,8 @@ import dev.flatdump.encode.engine.MappingOracle.Verdict;
 import dev.flatdump.encode.engine.RandomSchemas.Schema;
 import dev.flatdump.encode.plan.SchemaException;
 import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.reader.BinarySchema;
+import dev.flatdump.reader.StructureCheck;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -446,6 +448,12 @@ class GenerativeEngineTest {
       SchemaPlan plan, Schema s, long seed, boolean strict, List<byte[]> docs, Run run, Path d)
       throws IOException {
     SchemaVerifier.Result checked = SchemaVerifier.verify(plan, run.buffer.duplicate());
+    // the reader library's own check, from the binary schema alone, agrees
+    String structure =
+        new StructureCheck(BinarySchema.read(binarySchema)).check(run.buffer.duplicate());
+    if (structure != null) {
+      fail("the reader's StructureCheck", seed, strict, -1, structure + "\nschema:\n" + s.text);
+    }
     if (!checked.valid()) {
       boolean othersFound =
           failures.stream().anyMatch(f -> f.seed() == seed && f.strict() == strict);
