@@ -28,10 +28,18 @@ final class MappedExport {
   private final List<MappedByteBuffer> maps;
   private final AtomicInteger holders = new AtomicInteger(1);
 
+  /** The records by key, or null when they have none. */
+  private final KeyIndex keys;
+
   private MappedExport(Path dir, ExportManifest manifest, List<MappedByteBuffer> maps) {
     this.dir = dir;
     this.manifest = manifest;
     this.maps = List.copyOf(maps);
+    ByteBuffer[] views = new ByteBuffer[maps.size()];
+    for (int i = 0; i < views.length; i++) {
+      views[i] = shard(i);
+    }
+    this.keys = manifest.lookup() == null ? null : new KeyIndex(manifest, views);
   }
 
   /**
@@ -125,6 +133,11 @@ final class MappedExport {
   /** Shard {@code i}, a read-only little-endian duplicate; only while held. */
   ByteBuffer shard(int i) {
     return maps.get(i).duplicate().order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** The records by key, or null when they have none. */
+  KeyIndex keys() {
+    return keys;
   }
 
   int shardCount() {
