@@ -35,6 +35,10 @@ class MappedExport(object):
             ranged = [i for i, s in enumerate(manifest.shards) if s.records > 0]
             self._ranged = ranged
             self._firsts = [manifest.shards[i].first_key for i in ranged]
+            lasts = [manifest.shards[i].last_key for i in ranged]
+            # the ranges follow each other without overlap (as in every export flatdump writes),
+            # so that one shard can hold a key; else every shard whose range holds it is searched
+            self._ordered = all(a < b for a, b in zip(lasts, self._firsts[1:]))
         else:
             self._ranged = self._firsts = None
 
@@ -93,14 +97,18 @@ class MappedExport(object):
 
     def locate(self, key):
         """(shard, index) of the record keyed ``key`` (normalized), else None."""
-        i = bisect.bisect_right(self._firsts, key) - 1
-        if i < 0:
-            return None
-        s = self._ranged[i]
-        if key > self.manifest.shards[s].last_key:
-            return None
-        j = self.keys[s].find(key)
-        return None if j < 0 else (s, j)
+        shards = self.manifest.shards
+        if self._ordered:
+            i = bisect.bisect_right(self._firsts, key) - 1
+            candidates = self._ranged[i:i + 1] if i >= 0 else ()
+        else:
+            candidates = self._ranged
+        for s in candidates:
+            if shards[s].first_key <= key <= shards[s].last_key:
+                j = self.keys[s].find(key)
+                if j >= 0:
+                    return s, j
+        return None
 
 
 def _map_checked(path, shard, identifier):

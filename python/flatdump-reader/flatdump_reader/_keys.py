@@ -21,7 +21,7 @@ class ShardRecords(object):
     Reads raise ``struct.error`` or ValueError when an offset points outside the buffer.
     """
 
-    __slots__ = ("buf", "elements", "count", "_key_voffset", "_key_format")
+    __slots__ = ("buf", "elements", "count", "_key_voffset", "_key_format", "_key_default")
 
     def __init__(self, buf, lookup):
         self.buf = buf
@@ -37,6 +37,7 @@ class ShardRecords(object):
             self.count = 0
             self.elements = 0
         self._key_voffset = lookup.key_voffset
+        self._key_default = lookup.key_default
         self._key_format = (
             None if lookup.key_type == "string" else struct.Struct(KEY_FORMATS[lookup.key_type]))
 
@@ -48,13 +49,13 @@ class ShardRecords(object):
     def key(self, i):
         """Record ``i``'s key: ``bytes`` for a string key, ``int`` otherwise.
 
-        An absent key reads as the type's zero (the empty string, 0), as FlatBuffers leaves out a
-        scalar equal to its default.
+        An absent key reads as the empty string, or the integer key's default (FlatBuffers leaves
+        out a scalar equal to its default).
         """
         buf = self.buf
         field = _field(buf, self.offset(i), self._key_voffset)
         if self._key_format is not None:
-            return self._key_format.unpack_from(buf, field)[0] if field else 0
+            return self._key_format.unpack_from(buf, field)[0] if field else self._key_default
         if not field:
             return b""
         s = field + _U32.unpack_from(buf, field)[0]

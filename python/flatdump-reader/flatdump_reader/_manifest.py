@@ -49,17 +49,21 @@ class KeyLookup(object):
 
     ``records_field`` and ``records_voffset``: the root table's vector of records; ``key_field``,
     ``key_voffset`` and ``key_type`` (``"string"`` or an integer type such as ``"long"``): each
-    record's key.
+    record's key; ``key_default``, what an integer key holds when its record omits the field
+    (FlatBuffers leaves out a scalar equal to its default), else 0.
     """
 
-    __slots__ = ("records_field", "records_voffset", "key_field", "key_type", "key_voffset")
+    __slots__ = ("records_field", "records_voffset", "key_field", "key_type", "key_voffset",
+                 "key_default")
 
-    def __init__(self, records_field, records_voffset, key_field, key_type, key_voffset):
+    def __init__(self, records_field, records_voffset, key_field, key_type, key_voffset,
+                 key_default=0):
         self.records_field = records_field
         self.records_voffset = records_voffset
         self.key_field = key_field
         self.key_type = key_type
         self.key_voffset = key_voffset
+        self.key_default = key_default
 
     def __repr__(self):
         return "KeyLookup(%s.%s: %s)" % (self.records_field, self.key_field, self.key_type)
@@ -130,8 +134,6 @@ def of(root):
             raise ValueError("%s.shard is %d, expected %d (shards out of order)"
                              % (where, index, len(shards)))
         shards.append(_shard(f, where, lookup))
-    if lookup is not None:
-        _check_ranges(shards)
     return Manifest(
         _string(schema.get("file"), "schema.file"),
         _string(schema.get("binary"), "schema.binary"),
@@ -161,29 +163,20 @@ def _shard(f, where, lookup):
     return Shard(name, size, sha, records, first, last)
 
 
-def _check_ranges(shards):
-    """The shards' key ranges are in order and disjoint (empty shards have none)."""
-    before = None
-    for s in shards:
-        if s.records == 0:
-            continue
-        if before is not None and s.first_key <= before.last_key:
-            raise ValueError("shard %s's keys (from %r) do not come after %s's (to %r)"
-                             % (s.name, s.first_key, before.name, before.last_key))
-        before = s
-
-
 def _lookup(value):
     o = _object(value, "schema.lookup")
     key_type = _string(o.get("keyType"), "schema.lookup.keyType")
     if key_type != "string" and key_type not in KEY_FORMATS:
         raise ValueError("schema.lookup.keyType is not a key type: %r" % key_type)
+    default = o.get("keyDefault")
     return KeyLookup(
         _string(o.get("recordsField"), "schema.lookup.recordsField"),
         _voffset(o.get("recordsVoffset"), "schema.lookup.recordsVoffset"),
         _string(o.get("keyField"), "schema.lookup.keyField"),
         key_type,
-        _voffset(o.get("keyVoffset"), "schema.lookup.keyVoffset"))
+        _voffset(o.get("keyVoffset"), "schema.lookup.keyVoffset"),
+        0 if default is None or key_type == "string"
+        else _key(default, key_type, "schema.lookup.keyDefault"))
 
 
 def _key(value, key_type, what):

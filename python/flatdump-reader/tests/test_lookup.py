@@ -93,3 +93,26 @@ def test_an_export_without_a_lookup_in_its_manifest_refuses_lookups(strings, tmp
         assert len(list(s.records(strings.Rs.GetRootAs, "Rs"))) == len(strings.expected)
         with pytest.raises(FlatdumpReaderError, match="no .key. field"):
             s.locate("a")
+
+
+def test_shards_listed_out_of_key_order_are_all_searched(case, tmp_path):
+    export = copy_export(case.export_dir(), str(tmp_path / "e"))
+    manifest = os.path.join(export, "manifest.json")
+    with open(manifest, encoding="utf-8") as f:
+        m = json.load(f)
+    shards = [f for f in m["files"] if f["format"] == "flatbuffers"]
+    rest = [f for f in m["files"] if f["format"] != "flatbuffers"]
+    shards.reverse()
+    for i, f in enumerate(shards):
+        f["shard"] = i
+    m["files"] = shards + rest
+    with open(manifest, "w", encoding="utf-8") as f:
+        json.dump(m, f)
+    with flatdump_reader.open(export) as reader, reader.snapshot() as s:
+        assert s.shard(0) is not None and s.manifest.shards[0].name == shards[0]["name"]
+        where = scan(s, case)
+        for key, n in case.expected:
+            assert s.locate(key) == where[key]
+            assert s.lookup(key, case.R).N() == n
+        probes, _ = absent_probes(case, s)
+        assert all(s.locate(p) is None for p in probes)
