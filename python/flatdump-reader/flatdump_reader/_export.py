@@ -81,8 +81,8 @@ class MappedExport(object):
                 return
             if self._holders < 0:
                 raise RuntimeError(self.directory + " released more often than acquired")
-            maps, self.maps = self.maps, ()
-            self.keys = None
+            # dropped: a map close() refuses is unmapped once its last view and reader are gone
+            maps, self.maps, self.keys = self.maps, (), None
         for m in maps:
             try:
                 m.close()

@@ -44,9 +44,3 @@ def resolve(path):
             "%s does not name a directory under %s: %s" % (file, prefix, text))
     return os.path.join(path, EXPORTS, name)
 
-
-def is_output_directory(path):
-    """Whether ``path`` holds a pointer, i.e. is an output directory rather than an export."""
-    return os.path.islink(os.path.join(path, CURRENT_LINK)) or (
-        os.path.isfile(os.path.join(path, CURRENT_FILE))
-        and not os.path.islink(os.path.join(path, CURRENT_FILE)))

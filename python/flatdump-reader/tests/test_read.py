@@ -84,3 +84,18 @@ def test_snapshots_are_handles_closed_once_and_refused_after_close(strings):
         reader.reload()
     other.close()
     assert flatdump_reader.mapped_regions(prefix) == 0
+
+
+def test_a_memoryview_kept_past_the_last_close_keeps_its_map_until_released(strings):
+    reader = flatdump_reader.open(strings.out)
+    s = reader.snapshot()
+    prefix = s.directory + "/"
+    view = memoryview(s.shard(0))
+    head = bytes(view[:8])
+    s.close()
+    reader.close()  # the last hold: mmap.close() refuses while the view exists
+    assert flatdump_reader.mapped_regions(prefix) == 1
+    assert bytes(view[:8]) == head
+    view.release()
+    del view
+    assert flatdump_reader.mapped_regions(prefix) == 0

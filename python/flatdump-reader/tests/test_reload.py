@@ -60,8 +60,8 @@ def test_a_snapshot_held_across_publishes_reads_its_export_until_closed_then_is_
             assert flatdump_reader.mapped_regions(out + "/") == now.shard_count
 
 
-THREADS = 4
-PUBLISHES = 40
+THREADS = 8
+PUBLISHES = 100
 
 
 def test_threads_looking_up_while_exports_are_published_and_reloaded_all_get_their_exports_answer(
