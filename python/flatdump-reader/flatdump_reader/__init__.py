@@ -18,19 +18,20 @@ import builtins
 
 from ._errors import FlatdumpReaderError
 from ._manifest import KeyLookup, Manifest, Shard
-from ._reader import ExportReader, Location, ReloadListener, Snapshot
+from ._export import CHECKSUMS, SIZES
+from ._reader import ExportReader, Following, Location, ReloadListener, Snapshot
 
 __all__ = [
-    "ExportReader", "FlatdumpReaderError", "KeyLookup", "Location", "Manifest", "ReloadListener",
-    "Shard", "Snapshot", "mapped_regions", "open",
+    "CHECKSUMS", "ExportReader", "FlatdumpReaderError", "Following", "KeyLookup", "Location",
+    "Manifest", "ReloadListener", "SIZES", "Shard", "Snapshot", "mapped_regions", "open",
 ]
 
 __version__ = "0.1.0"
 
 
-def open(path):  # noqa: A001 - the module's entry point, as ExportReader.open
-    """Opens the current export of the output directory ``path``: ``ExportReader.open(path)``."""
-    return ExportReader.open(path)
+def open(path, verify=CHECKSUMS):  # noqa: A001 - the module's entry point
+    """Opens the current export of the output directory ``path``: ``ExportReader.open``."""
+    return ExportReader.open(path, verify)
 
 
 def mapped_regions(prefix):

@@ -14,6 +14,10 @@ from ._keys import ShardRecords, records_length
 
 log = logging.getLogger("flatdump_reader")
 
+# how much of each shard is checked when an export is opened (ExportReader.Verify in Java)
+CHECKSUMS = "checksums"  # size, file identifier and the SHA-256 of every byte
+SIZES = "sizes"  # size and file identifier only, for files checked on their way here
+
 
 class MappedExport(object):
     """An export whose shards are mapped while it is held. Thread-safe.
@@ -43,10 +47,11 @@ class MappedExport(object):
             self._ranged = self._firsts = None
 
     @classmethod
-    def open(cls, directory):
+    def open(cls, directory, verify=CHECKSUMS):
         """Opens the export in ``directory``: reads its manifest, maps each shard and checks its
-        size, its SHA-256 (every byte), the file identifier the manifest names and, when the
-        manifest says how records are looked up, the shard's record count and first and last keys.
+        size, its SHA-256 (every byte; not with ``verify="sizes"``), the file identifier the
+        manifest names and, when the manifest says how records are looked up, the shard's record
+        count and first and last keys.
 
         Raises FlatdumpReaderError naming the file and what is wrong; nothing stays mapped.
         """
@@ -56,7 +61,7 @@ class MappedExport(object):
         try:
             for shard in manifest.shards:
                 path = os.path.join(directory, shard.name)
-                maps.append(_map_checked(path, shard, manifest.file_identifier))
+                maps.append(_map_checked(path, shard, manifest.file_identifier, verify))
                 if manifest.lookup is not None:
                     keys.append(_keyed(path, maps[-1], shard, manifest.lookup))
         except BaseException:
@@ -111,7 +116,7 @@ class MappedExport(object):
         return None
 
 
-def _map_checked(path, shard, identifier):
+def _map_checked(path, shard, identifier, verify):
     try:
         fd = os.open(path, os.O_RDONLY)
     except FileNotFoundError as e:
@@ -132,10 +137,11 @@ def _map_checked(path, shard, identifier):
     finally:
         os.close(fd)
     try:
-        sha = hashlib.sha256(m).hexdigest()
-        if sha != shard.sha256:
-            raise FlatdumpReaderError("%s is corrupt: its SHA-256 is %s, the manifest says %s"
-                                      % (path, sha, shard.sha256))
+        if verify == CHECKSUMS:
+            sha = hashlib.sha256(m).hexdigest()
+            if sha != shard.sha256:
+                raise FlatdumpReaderError("%s is corrupt: its SHA-256 is %s, the manifest says %s"
+                                          % (path, sha, shard.sha256))
         if identifier is not None and m[4:8] != identifier.encode("utf-8"):
             raise FlatdumpReaderError("%s is not a FlatBuffer with the file identifier '%s'"
                                       % (path, identifier))

@@ -6,7 +6,7 @@ import threading
 
 from . import _pointer
 from ._errors import FlatdumpReaderError
-from ._export import MappedExport
+from ._export import CHECKSUMS, SIZES, MappedExport
 from ._keys import normalize
 
 log = logging.getLogger("flatdump_reader")
@@ -209,8 +209,9 @@ class ExportReader(object):
     still open keep theirs.
     """
 
-    def __init__(self, path, export):
+    def __init__(self, path, export, verify):
         self._path = path
+        self._verify = verify
         self._current = export  # the reader's own hold
         self._listeners = []
         self._state = threading.Lock()  # guards _current and _closed
@@ -218,14 +219,22 @@ class ExportReader(object):
         self._closed = False
 
     @classmethod
-    def open(cls, path):
+    def open(cls, path, verify=CHECKSUMS):
         """Opens the current export of the output directory ``path`` (or, without a pointer, the
         export in ``path`` itself).
+
+        ``verify``, at open and at every reload: ``"checksums"`` (the default) checks each shard's
+        size, file identifier and the SHA-256 of every byte; ``"sizes"`` the size and file
+        identifier only, for files already checked on their way here (a corrupt byte is then read
+        as data).
 
         Raises FlatdumpReaderError naming the file that is missing, short, corrupt or not a
         manifest; nothing stays mapped.
         """
-        return cls(os.path.abspath(path), _open_current(os.path.abspath(path)))
+        if verify not in (CHECKSUMS, SIZES):
+            raise ValueError("verify is %r or %r, not %r" % (CHECKSUMS, SIZES, verify))
+        path = os.path.abspath(path)
+        return cls(path, _open_current(path, verify), verify)
 
     @property
     def path(self):
@@ -268,7 +277,7 @@ class ExportReader(object):
                 directory = _pointer.resolve(self._path)
                 if _same(directory, old.directory):
                     return False
-                new = MappedExport.open(directory)
+                new = MappedExport.open(directory, self._verify)
             except FlatdumpReaderError as e:
                 log.warning("reload of %s failed, %s stays current: %s", self._path, old.id, e)
                 self._tell("failed", directory, old.id, e)
@@ -278,6 +287,24 @@ class ExportReader(object):
             old.release()
             self._tell("refreshed", old.id, new.id)
             return True
+
+    def follow(self, interval):
+        """Reloads by itself from now on, every ``interval`` seconds, on a daemon thread of its
+        own, until the returned Following (or the reader) is closed. What each reload does is
+        heard by the listeners; nothing it meets stops the thread. (Java's ``follow`` also wakes
+        at once on a WatchService event; the standard library has none, so this polls only.)
+
+        Raises ValueError when ``interval`` is not positive.
+        """
+        if not interval > 0:
+            raise ValueError("the interval must be positive, got %r" % (interval,))
+        following = Following(self, interval)
+        following._thread.start()
+        return following
+
+    @property
+    def closed(self):
+        return self._closed
 
     def close(self):
         """Gives up the reader's hold on the current export. Idempotent."""
@@ -303,14 +330,50 @@ class ExportReader(object):
                 log.exception("reload listener %r failed", listener)
 
 
-def _open_current(path):
+class Following(object):
+    """The thread of ``ExportReader.follow``: reloads every interval until closed."""
+
+    def __init__(self, reader, interval):
+        self._reader = reader
+        self._interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, name="flatdump-reader-follow " + os.path.basename(reader.path),
+            daemon=True)
+
+    def _run(self):
+        reader = self._reader
+        while not self._stop.wait(self._interval) and not reader.closed:
+            try:
+                reader.reload()
+            except ValueError:
+                return  # the reader was closed meanwhile
+            except Exception as e:  # noqa: BLE001 - heard by the listeners, the thread goes on
+                error = e if isinstance(e, FlatdumpReaderError) else FlatdumpReaderError(repr(e))
+                reader._tell("failed", reader.path, reader.current_id, error)
+
+    def close(self):
+        """Stops following; a reload under way completes first. Idempotent."""
+        self._stop.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+def _open_current(path, verify):
     if not os.path.isdir(path):
         raise FlatdumpReaderError(path + " is not a directory")
     attempt = 1
     while True:
         directory = _pointer.resolve(path)
         try:
-            return MappedExport.open(directory)
+            return MappedExport.open(directory, verify)
         except FlatdumpReaderError:
             # the export the pointer named was removed meanwhile (newer ones published): again
             if directory == path or os.path.isdir(directory) or attempt == _POINTER_ATTEMPTS:

@@ -126,3 +126,17 @@ def test_a_broken_new_export_keeps_the_old_one_current_and_the_listeners_hear_wh
             assert [(g2.key_of(r), r.N()) for r in s.records(g2.Rs.GetRootAs, "Rs")] == g2.expected
         assert reader.reload() is False, "the pointer still names p2"
         assert len(heard.failures) == 2
+
+
+def test_sizes_only_checks_size_and_identifier_and_reads_a_corrupt_byte_as_data(strings, tmp_path):
+    export = copy_export(strings.export_dir(), str(tmp_path / "e"))
+    flip_bit(first_shard(export))
+    with pytest.raises(FlatdumpReaderError, match="is corrupt"):
+        flatdump_reader.open(export, verify=flatdump_reader.CHECKSUMS)
+    with flatdump_reader.open(export, verify=flatdump_reader.SIZES) as reader:
+        assert reader.current_id == "e"
+    truncate(first_shard(export), 1)
+    with pytest.raises(FlatdumpReaderError, match="a short"):
+        flatdump_reader.open(export, verify=flatdump_reader.SIZES)
+    with pytest.raises(ValueError, match="verify"):
+        flatdump_reader.open(export, verify="none")

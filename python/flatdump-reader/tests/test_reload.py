@@ -144,3 +144,30 @@ def test_threads_looking_up_while_exports_are_published_and_reloaded_all_get_the
     current.close()
     reader.close()
     assert flatdump_reader.mapped_regions(out + "/") == 0
+
+
+def test_follow_reloads_by_itself_until_closed(generations, tmp_path):
+    g0, g1, g2 = generations[0], generations[1], generations[2]
+    out = str(tmp_path / "out")
+    publish(out, g0.export_dir(), "p0", keep=3)
+    switched = threading.Event()
+
+    class Heard(flatdump_reader.ReloadListener):
+        def refreshed(self, old_id, new_id):
+            switched.set()
+
+    with flatdump_reader.open(out) as reader:
+        reader.add_listener(Heard())
+        with pytest.raises(ValueError):
+            reader.follow(0)
+        following = reader.follow(0.05)
+        publish(out, g1.export_dir(), "p1", keep=3)
+        assert switched.wait(120), "follow reloaded to p1"
+        assert reader.current_id == "p1"
+        following.close()
+        following.close()
+        publish(out, g2.export_dir(), "p2", keep=3)
+        assert reader.current_id == "p1", "no reload once closed"
+        with reader.follow(0.05) as again:
+            assert again is not following
+        reader.close()
