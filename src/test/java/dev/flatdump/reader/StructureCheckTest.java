@@ -8,6 +8,7 @@ import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.check.ExportCheckFixtures;
 import dev.flatdump.artifact.check.SchemaVerifier;
+import dev.flatdump.artifact.read.RecordJson;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -56,6 +57,32 @@ class StructureCheckTest {
     for (int n = 0; n < shard.length; n += 1 + shard.length / 200) {
       ByteBuffer cut = le(shard).limit(n);
       assertThat(check.check(cut)).as("the first %d bytes", n).isNotNull();
+    }
+  }
+
+  @Test
+  void genericRecordsReadWhatTheAppsPlanReads(@TempDir Path out) throws Exception {
+    PublishedExports.publish(out, "2026-01-01-1", 2);
+    try (ExportReader reader = ExportReader.open(out);
+        Snapshot s = reader.snapshot()) {
+      BinarySchema schema =
+          BinarySchema.read(
+              le(Files.readAllBytes(s.directory().resolve(s.manifest().binarySchemaFile()))));
+      GenericRecords generic = GenericRecords.withDefaults(schema);
+      RecordJson app = RecordJson.withDefaults(SchemaFiles.bundled().plan());
+      int records = 0;
+      for (int i = 0; i < s.shardCount(); i++) {
+        ByteBuffer shard = s.shard(i);
+        assertThat(generic.count(shard)).isEqualTo(app.count(shard));
+        for (int r = 0; r < app.count(shard); r++) {
+          assertThat(generic.json(shard, r)).isEqualTo(app.record(shard, r));
+          records++;
+        }
+      }
+      assertThat(records).isEqualTo(ExportCheckFixtures.ORGS);
+      assertThat(GenericRecords.of(schema).json(s.shard(0), 0))
+          .as("without defaults: no false or 0 the buffer leaves out")
+          .doesNotContain("\"active\":false");
     }
   }
 

@@ -61,7 +61,8 @@ public final class BinarySchema {
       double defaultReal,
       boolean deprecated,
       boolean required,
-      boolean key) {}
+      boolean key,
+      boolean optional) {}
 
   /** A table or struct; its fields by id. */
   public record ObjectType(
@@ -159,7 +160,8 @@ public final class BinarySchema {
               real(bb, f, 14),
               scalar(bb, f, 16, 1, 0) != 0,
               scalar(bb, f, 18, 1, 0) != 0,
-              scalar(bb, f, 20, 1, 0) != 0));
+              scalar(bb, f, 20, 1, 0) != 0,
+              scalar(bb, f, 26, 1, 0) != 0));
     }
     fields.sort(Comparator.comparingInt(Field::id));
     return new ObjectType(
