@@ -53,6 +53,9 @@ public final class LookupService implements AutoCloseable {
   private volatile String lastFailure;
 
   private LookupService(Options options, PrintStream log) throws IOException {
+    // Without TCP_NODELAY, the server's two writes (headers, then body) meet the client's delayed
+    // ACK and each answer waits for it. Read once, when the JVM's first HttpServer starts.
+    System.getProperties().putIfAbsent("sun.net.httpserver.nodelay", "true");
     this.options = options;
     this.log = log;
     this.server = HttpServer.create(new InetSocketAddress(options.port()), 0);
@@ -107,7 +110,13 @@ public final class LookupService implements AutoCloseable {
 
             @Override
             public void failed(Path dir, String currentId, ReaderException cause) {
-              fail("export " + dir + " refused, " + currentId + " stays current: " + cause);
+              fail(
+                  "export "
+                      + dir
+                      + " refused, "
+                      + currentId
+                      + " stays current: "
+                      + cause.getMessage());
             }
           });
       reader = r;
