@@ -69,7 +69,7 @@ public final class LookupService implements AutoCloseable {
               return t;
             });
     server.setExecutor(requests);
-    server.createContext("/", exchange -> answer(exchange, this::route));
+    server.createContext("/", this::answer);
   }
 
   /**
@@ -241,15 +241,12 @@ public final class LookupService implements AutoCloseable {
   /** An answer: its status and its JSON body. */
   private record Reply(int status, Json body) {}
 
-  private interface Route {
-    Reply reply(HttpExchange exchange);
-  }
-
-  private void answer(HttpExchange exchange, Route route) throws IOException {
+  /** Answers one exchange; what escapes {@link #route} is a 500 that says why. */
+  private void answer(HttpExchange exchange) throws IOException {
     try (exchange) {
       Reply reply;
       try {
-        reply = route.reply(exchange);
+        reply = route(exchange);
       } catch (RuntimeException e) {
         log.println("lookup-service: " + exchange.getRequestURI() + ": " + e);
         reply = new Reply(500, new Json().put("error", e.getMessage()));
