@@ -48,12 +48,17 @@ final class MappedExport {
    *
    * @throws ReaderException naming the file and what is wrong with it; nothing stays mapped
    */
-  static MappedExport open(Path dir) {
+  static MappedExport open(Path dir, ExportReader.Verify verify) {
     ExportManifest manifest = ExportManifest.read(dir);
     List<MappedByteBuffer> maps = new ArrayList<>();
     try {
       for (ExportManifest.Shard shard : manifest.shards()) {
-        maps.add(mapChecked(dir.resolve(shard.name()), shard, manifest.fileIdentifier()));
+        maps.add(
+            mapChecked(
+                dir.resolve(shard.name()),
+                shard,
+                manifest.fileIdentifier(),
+                verify == ExportReader.Verify.CHECKSUMS));
       }
     } catch (RuntimeException e) {
       maps.forEach(Unmapper::unmap);
@@ -62,7 +67,8 @@ final class MappedExport {
     return new MappedExport(dir, manifest, maps);
   }
 
-  private static MappedByteBuffer mapChecked(Path file, ExportManifest.Shard shard, String ident) {
+  private static MappedByteBuffer mapChecked(
+      Path file, ExportManifest.Shard shard, String ident, boolean checksum) {
     MappedByteBuffer map;
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       long size = ch.size();
@@ -82,7 +88,7 @@ final class MappedExport {
       throw new ReaderException("cannot map " + file + ": " + e, e);
     }
     try {
-      String sha = sha256(map);
+      String sha = checksum ? sha256(map) : shard.sha256();
       if (!sha.equals(shard.sha256())) {
         throw new ReaderException(
             file + " is corrupt: its SHA-256 is " + sha + ", the manifest says " + shard.sha256());

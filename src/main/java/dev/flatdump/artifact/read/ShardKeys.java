@@ -6,9 +6,11 @@ import dev.flatdump.encode.engine.RecordsBuffer;
 import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.reader.Unmapper;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
@@ -30,12 +32,21 @@ public final class ShardKeys {
     if (key == null) {
       return entry;
     }
-    ByteBuffer bb;
+    MappedByteBuffer map;
     try (FileChannel ch = FileChannel.open(file)) {
-      bb = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()).order(ByteOrder.LITTLE_ENDIAN);
+      map = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
     } catch (IOException e) {
       throw new ArtifactException("cannot read " + file + ": " + e.getMessage(), e);
     }
+    try {
+      return describe(entry, map.duplicate().order(ByteOrder.LITTLE_ENDIAN), plan, key);
+    } finally {
+      Unmapper.unmap(map); // at once: a job writes many shards, and the GC is slow to unmap
+    }
+  }
+
+  private static ArtifactFile describe(
+      ArtifactFile entry, ByteBuffer bb, SchemaPlan plan, FieldPlan key) {
     int vector = RecordsBuffer.recordsVector(bb, plan);
     int n = vector == 0 ? 0 : bb.getInt(vector);
     if (n == 0) {
