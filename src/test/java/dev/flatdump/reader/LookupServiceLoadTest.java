@@ -61,8 +61,7 @@ class LookupServiceLoadTest {
 
   private static Path publish(KeyedExports exports, Path out, int e) {
     List<Long> keys = LongStream.range(0, KEYS).filter(k -> holds(e, k)).boxed().toList();
-    return ServedExports.publish(
-        exports, out, name(e), 3, keys, keys.stream().map(k -> tag(e, k)).toList());
+    return exports.publish(out, name(e), 3, keys, keys.stream().map(k -> tag(e, k)).toList());
   }
 
   @Test
@@ -70,12 +69,12 @@ class LookupServiceLoadTest {
       throws Exception {
     KeyedExports exports = new KeyedExports(dir, "long", 1024);
     Path out = dir.resolve("out");
-    int maxShards = ServedExports.shards(publish(exports, out, 0));
+    int maxShards = LookupServiceTest.shards(publish(exports, out, 0));
     Map<String, Integer> published = new ConcurrentHashMap<>(Map.of(name(0), 0));
     Map<String, AtomicLong> answersPer = new ConcurrentHashMap<>();
     Queue<String> errors = new ConcurrentLinkedQueue<>();
     AtomicBoolean done = new AtomicBoolean();
-    Options options = new Options(out, 0, Duration.ofMillis(10), ServedExports.FIELDS);
+    Options options = new Options(out, 0, Duration.ofMillis(10), LookupServiceTest.FIELDS);
     try (LookupService service = LookupService.start(options, System.out)) {
       List<Thread> clients = new ArrayList<>();
       for (int c = 0; c < CLIENTS; c++) {
@@ -103,7 +102,7 @@ class LookupServiceLoadTest {
       long mostRegions = 0;
       for (int e = 1; e <= EXPORTS && errors.isEmpty(); e++) {
         published.put(name(e), e); // before the service can answer from it
-        maxShards = Math.max(maxShards, ServedExports.shards(publish(exports, out, e)));
+        maxShards = Math.max(maxShards, LookupServiceTest.shards(publish(exports, out, e)));
         JsonNode h = health.awaitExport(name(e));
         mostRegions = Math.max(mostRegions, h.get("mappedRegions").longValue());
         String id = name(e);
@@ -132,7 +131,7 @@ class LookupServiceLoadTest {
       assertThat(last.get("export").stringValue()).isEqualTo(name(EXPORTS));
       assertThat(last.get("mappedRegions").longValue())
           .as("once no request is in flight, the last export's shards only")
-          .isEqualTo(ServedExports.shards(out.resolve("exports").resolve(name(EXPORTS))));
+          .isEqualTo(LookupServiceTest.shards(out.resolve("exports").resolve(name(EXPORTS))));
       System.out.printf(
           "%d answers from %d exports; at most %d regions mapped (%d shards an export at most)%n",
           answers, answersPer.size(), mostRegions, maxShards);

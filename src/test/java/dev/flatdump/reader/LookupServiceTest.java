@@ -2,6 +2,7 @@ package dev.flatdump.reader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flatdump.example.lookup.Field;
 import dev.flatdump.example.lookup.LookupService;
 import dev.flatdump.example.lookup.Options;
 import dev.flatdump.reader.LookupServiceClient.Answer;
@@ -29,13 +30,17 @@ import tools.jackson.databind.JsonNode;
  */
 class LookupServiceTest {
 
+  /** {@link KeyedExports#SCHEMA}'s fields after the key: {@code tag} (id 1), {@code n} (id 2). */
+  static final List<Field> FIELDS =
+      List.of(new Field("tag", 6, Field.Type.STRING), new Field("n", 8, Field.Type.LONG));
+
   private static LookupService start(Path out) throws IOException {
-    return LookupService.start(
-        new Options(out, 0, Duration.ofMillis(20), ServedExports.FIELDS), System.out);
+    return LookupService.start(new Options(out, 0, Duration.ofMillis(20), FIELDS), System.out);
   }
 
-  private static int shards(Path export) {
-    return ServedExports.shards(export);
+  /** How many shards the export in {@code dir} has. */
+  static int shards(Path dir) {
+    return ExportManifest.read(dir).shards().size();
   }
 
   @Test
@@ -53,9 +58,7 @@ class LookupServiceTest {
       assertThat(health.body().get("export").isNull()).isTrue();
 
       List<Long> keys = LongStream.range(0, 300).map(k -> 2 * k - 100).boxed().toList();
-      Path e1 =
-          ServedExports.publish(
-              exports, out, "e1", 2, keys, keys.stream().map(k -> "e1:" + k).toList());
+      Path e1 = exports.publish(out, "e1", 2, keys, keys.stream().map(k -> "e1:" + k).toList());
       assertThat(shards(e1)).as("several shards").isGreaterThan(2);
       client.awaitExport("e1");
 
@@ -110,7 +113,7 @@ class LookupServiceTest {
             .sorted((x, y) -> Arrays.compareUnsigned(utf8(x), utf8(y)))
             .toList();
     Path out = dir.resolve("out");
-    ServedExports.publish(exports, out, "s1", 2, keys, keys.stream().map(k -> "s1:" + k).toList());
+    exports.publish(out, "s1", 2, keys, keys.stream().map(k -> "s1:" + k).toList());
     try (LookupService service = start(out)) {
       LookupServiceClient client = new LookupServiceClient(service.port());
       for (String key : keys) {
@@ -135,7 +138,7 @@ class LookupServiceTest {
     KeyedExports exports = new KeyedExports(dir, "long", 1024);
     Path out = dir.resolve("out");
     List<Long> keys = LongStream.range(0, 200).boxed().toList();
-    ServedExports.publish(exports, out, "e1", 3, keys, keys.stream().map(k -> "e1:" + k).toList());
+    exports.publish(out, "e1", 3, keys, keys.stream().map(k -> "e1:" + k).toList());
     try (LookupService service = start(out)) {
       LookupServiceClient client = new LookupServiceClient(service.port());
       client.awaitExport("e1");
@@ -155,9 +158,7 @@ class LookupServiceTest {
       assertThat(a.body().get("export").stringValue()).isEqualTo("e1");
       assertThat(a.body().get("record").get("tag").stringValue()).isEqualTo("e1:7");
 
-      Path e2 =
-          ServedExports.publish(
-              exports, out, "e2", 3, keys, keys.stream().map(k -> "e2:" + k).toList());
+      Path e2 = exports.publish(out, "e2", 3, keys, keys.stream().map(k -> "e2:" + k).toList());
       client.awaitHealth(x -> x.get("reloads").longValue() == 1, "one reload");
       // asked again: the request that saw the reload may have held e1 across it
       h = client.get("/health").body();

@@ -26,14 +26,15 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An HTTP service that answers {@code GET /records/{key}} from the current export of an output
- * directory, and moves to the next export when the job publishes one: a scheduled thread follows
- * the pointer every {@link Options#poll} ({@link ExportReader#reload}); each request holds a {@link
- * Snapshot} for exactly its own duration, so that a request in flight during a reload reads the
- * export it started on, whole, and the old export is unmapped when its last request ends.
+ * directory, and moves to the next export when the job publishes one: the reader follows the
+ * pointer by itself ({@link ExportReader#follow}: at once where the file system can say it changed,
+ * every {@link Options#poll} in any case); each request holds a {@link Snapshot} for exactly its
+ * own duration, so that a request in flight during a reload reads the export it started on, whole,
+ * and the old export is unmapped when its last request ends.
  *
  * <p>Answers are JSON and always name the export that answered ({@code "export"}). Before the first
- * export exists, requests are answered 503 and the directory is polled until one appears.
- * Thread-safe; {@link #close} stops the server, the polling and the reader.
+ * export exists, requests are answered 503 and the directory is tried every {@link Options#poll}
+ * until one opens. Thread-safe; {@link #close} stops the server, the following and the reader.
  */
 public final class LookupService implements AutoCloseable {
 
@@ -43,10 +44,12 @@ public final class LookupService implements AutoCloseable {
   private final PrintStream log;
   private final HttpServer server;
   private final ExecutorService requests;
-  private final ScheduledExecutorService poller;
+  private final ScheduledExecutorService firstOpen;
 
-  /** Null until the first export opens. */
+  /** Null until the first export opens; then it follows the pointer by itself. */
   private volatile ExportReader reader;
+
+  private volatile AutoCloseable following;
 
   private final AtomicLong reloads = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
@@ -61,10 +64,10 @@ public final class LookupService implements AutoCloseable {
     this.server = HttpServer.create(new InetSocketAddress(options.port()), 0);
     this.requests =
         Executors.newFixedThreadPool(Math.max(8, 2 * Runtime.getRuntime().availableProcessors()));
-    this.poller =
+    this.firstOpen =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
-              Thread t = new Thread(r, "lookup-service-poll");
+              Thread t = new Thread(r, "lookup-service-first-open");
               t.setDaemon(true);
               return t;
             });
@@ -73,15 +76,14 @@ public final class LookupService implements AutoCloseable {
   }
 
   /**
-   * Opens the current export (if there is one yet), starts polling and listens.
+   * Opens the current export (or keeps trying until there is one), then listens.
    *
    * @throws IOException when the port cannot be listened on
    */
   public static LookupService start(Options options, PrintStream log) throws IOException {
     LookupService service = new LookupService(options, log);
-    service.poll();
     long every = options.poll().toMillis();
-    service.poller.scheduleWithFixedDelay(service::poll, every, every, TimeUnit.MILLISECONDS);
+    service.firstOpen.scheduleWithFixedDelay(service::open, 0, every, TimeUnit.MILLISECONDS);
     service.server.start();
     return service;
   }
@@ -91,15 +93,10 @@ public final class LookupService implements AutoCloseable {
     return server.getAddress().getPort();
   }
 
-  /** Opens the first export, or follows the pointer to the next one. Never throws. */
-  private void poll() {
+  /** Opens the current export, if there is one yet, and follows the pointer. Never throws. */
+  private void open() {
     try {
-      ExportReader r = reader;
-      if (r != null) {
-        r.reload();
-        return;
-      }
-      r = ExportReader.open(options.dir());
+      ExportReader r = ExportReader.open(options.dir());
       r.addListener(
           new ReloadListener() {
             @Override
@@ -119,7 +116,9 @@ public final class LookupService implements AutoCloseable {
                       + cause.getMessage());
             }
           });
+      following = r.follow(options.poll());
       reader = r;
+      firstOpen.shutdown(); // from now on the reader follows the pointer by itself
       log.println("lookup-service: export " + r.currentId() + " is current");
     } catch (RuntimeException e) {
       fail("no export yet: " + e.getMessage());
@@ -260,21 +259,25 @@ public final class LookupService implements AutoCloseable {
     }
   }
 
-  /** Stops listening (requests in flight get up to a second), polling, and reading. */
+  /** Stops listening (requests in flight get up to a second), following, and reading. */
   @Override
   public void close() {
     server.stop(1);
     requests.shutdown();
-    poller.shutdownNow();
+    firstOpen.shutdownNow();
     try {
-      poller.awaitTermination(10, TimeUnit.SECONDS);
+      firstOpen.awaitTermination(10, TimeUnit.SECONDS);
       requests.awaitTermination(10, TimeUnit.SECONDS);
+      if (following != null) {
+        following.close();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      log.println("lookup-service: " + e);
     }
-    ExportReader r = reader;
-    if (r != null) {
-      r.close();
+    if (reader != null) {
+      reader.close();
     }
   }
 

@@ -12,7 +12,8 @@ import java.util.Objects;
  *
  * @param dir the output directory the export job publishes into (or one export's directory)
  * @param port the TCP port to listen on, all interfaces; 0 for any free port
- * @param poll how often the {@code current} pointer is followed again
+ * @param poll how often the pointer is followed again where no change of it is heard at once (and
+ *     the directory tried before its first export)
  * @param fields the record's fields that answers render
  */
 public record Options(Path dir, int port, Duration poll, List<Field> fields) {
@@ -26,7 +27,8 @@ public record Options(Path dir, int port, Duration poll, List<Field> fields) {
 
         --dir DIR        the output directory (its `current` link or CURRENT file is followed)
         --port N         the port to listen on, all interfaces; 0 for any free port
-        --poll SECONDS   how often to look for a new export (default 1; fractions allowed)
+        --poll SECONDS   the longest wait for a new export where the file system cannot
+                         tell of it at once (default 1; fractions allowed)
         --field SPEC     a field of the record to put in answers, NAME:VOFFSET:TYPE, repeatable
                          or comma-separated; VOFFSET is 4 + 2 * the field's id (its position
                          in the table, from 0), TYPE one of string, long, int, double, bool
