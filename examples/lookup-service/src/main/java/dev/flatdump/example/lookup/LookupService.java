@@ -82,8 +82,11 @@ public final class LookupService implements AutoCloseable {
    */
   public static LookupService start(Options options, PrintStream log) throws IOException {
     LookupService service = new LookupService(options, log);
-    long every = options.poll().toMillis();
-    service.firstOpen.scheduleWithFixedDelay(service::open, 0, every, TimeUnit.MILLISECONDS);
+    service.open();
+    if (service.reader == null) {
+      long every = options.poll().toMillis();
+      service.firstOpen.scheduleWithFixedDelay(service::open, every, every, TimeUnit.MILLISECONDS);
+    }
     service.server.start();
     return service;
   }
