@@ -103,6 +103,28 @@ class LookupServiceTest {
   }
 
   @Test
+  void withoutFieldsAnswersTheWholeRecordReadThroughTheShippedBinarySchema(@TempDir Path dir)
+      throws Exception {
+    KeyedExports exports = new KeyedExports(dir, "string", 1024);
+    List<String> keys = List.of("a", "b\"q", "é");
+    Path out = dir.resolve("out");
+    exports.publish(out, "w1", 2, keys, List.of("x", "y\n", "z"));
+    try (LookupService service =
+        LookupService.start(new Options(out, 0, Duration.ofMillis(20), List.of()), System.out)) {
+      LookupServiceClient client = new LookupServiceClient(service.port());
+      Answer a = client.get("/records/" + encode("b\"q"));
+      assertThat(a.status()).isEqualTo(200);
+      assertThat(a.body().get("record").toString())
+          .isEqualTo("{\"id\":\"b\\\"q\",\"tag\":\"y\\n\",\"n\":1}");
+      exports.publish(out, "w2", 2, keys, List.of("x2", "y2", "z2"));
+      client.awaitExport("w2");
+      assertThat(client.get("/records/" + encode("é")).body().get("record").toString())
+          .as("the next export's record, through the next export's schema")
+          .isEqualTo("{\"id\":\"é\",\"tag\":\"z2\",\"n\":2}");
+    }
+  }
+
+  @Test
   void decodesStringKeysFromThePathAsUtf8(@TempDir Path dir) throws Exception {
     KeyedExports exports = new KeyedExports(dir, "string", 1024);
     List<String> keys =

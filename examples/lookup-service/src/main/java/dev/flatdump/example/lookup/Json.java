@@ -9,16 +9,19 @@ final class Json {
   private final StringBuilder out = new StringBuilder("{");
 
   /**
-   * Adds a member whose value is null, a {@link String}, a {@link Number}, a {@link Boolean} or a
-   * {@link Json}; a double that is not finite is written as a string ({@code "NaN"}), as JSON has
-   * no number for it.
+   * Adds a member whose value is null, a {@link String}, a {@link Number}, a {@link Boolean}, a
+   * {@link Json} or a {@link Raw}; a double that is not finite is written as a string ({@code
+   * "NaN"}), as JSON has no number for it.
    */
   Json put(String name, Object value) {
     if (out.length() > 1) {
       out.append(',');
     }
     quote(name, out).append(':');
-    if (value == null || value instanceof Boolean || value instanceof Json) {
+    if (value == null
+        || value instanceof Boolean
+        || value instanceof Json
+        || value instanceof Raw) {
       out.append(value);
     } else if (value instanceof Double d && !Double.isFinite(d)) {
       quote(d.toString(), out);
@@ -33,6 +36,14 @@ final class Json {
   @Override
   public String toString() {
     return out + "}";
+  }
+
+  /** A value that is JSON text already (a whole record from {@code GenericRecords}). */
+  record Raw(String json) {
+    @Override
+    public String toString() {
+      return json;
+    }
   }
 
   /** Appends {@code s} to {@code out} as a JSON string, quotes included. */

@@ -2,8 +2,10 @@ package dev.flatdump.example.lookup;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.flatdump.reader.BinarySchema;
 import dev.flatdump.reader.ExportManifest;
 import dev.flatdump.reader.ExportReader;
+import dev.flatdump.reader.GenericRecords;
 import dev.flatdump.reader.MappedRegions;
 import dev.flatdump.reader.ReaderException;
 import dev.flatdump.reader.ReloadListener;
@@ -11,6 +13,7 @@ import dev.flatdump.reader.Snapshot;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -177,10 +180,11 @@ public final class LookupService implements AutoCloseable {
             500, new Json().put("export", s.id()).put("error", "its records have no (key) field"));
       }
       Object keyValue;
-      Json record;
+      Object record;
+      Snapshot.RecordAt<Object> at = renderer(s);
       if (lookup.stringKey()) {
         keyValue = key;
-        record = s.lookup(key, this::render);
+        record = s.lookup(key, at);
       } else {
         long k;
         try {
@@ -189,7 +193,7 @@ public final class LookupService implements AutoCloseable {
           return new Reply(400, new Json().put("export", s.id()).put("error", e.getMessage()));
         }
         keyValue = lookup.keyType().startsWith("u") ? new BigInteger(Long.toUnsignedString(k)) : k;
-        record = s.lookup(k, this::render);
+        record = s.lookup(k, at);
       }
       // rendered while the snapshot is held: nothing read from the shard outlives it
       Json answer = new Json().put("export", s.id()).put("key", keyValue);
@@ -198,6 +202,37 @@ public final class LookupService implements AutoCloseable {
           : new Reply(200, answer.put("found", true).put("record", record));
     }
   }
+
+  /**
+   * How a found record is answered: the fields the command line names, or, without {@code --field},
+   * the whole record as flatc's {@code --json} writes it, read through the binary schema the export
+   * ships ({@link GenericRecords}, read once per export).
+   */
+  private Snapshot.RecordAt<Object> renderer(Snapshot s) {
+    if (!options.fields().isEmpty()) {
+      return this::render;
+    }
+    Rendering r = rendering;
+    if (r == null || !r.export().equals(s.id())) {
+      Path bfbs = s.directory().resolve(s.manifest().binarySchemaFile());
+      try {
+        r =
+            new Rendering(
+                s.id(),
+                GenericRecords.of(BinarySchema.read(ByteBuffer.wrap(Files.readAllBytes(bfbs)))));
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read " + bfbs, e);
+      }
+      rendering = r;
+    }
+    GenericRecords records = r.records();
+    return (table, shard) -> new Json.Raw(records.jsonAt(shard, table));
+  }
+
+  /** The renderer of one export's records. */
+  private record Rendering(String export, GenericRecords records) {}
+
+  private volatile Rendering rendering;
 
   /** The record table at {@code table}: the fields the command line names. */
   private Json render(int table, ByteBuffer shard) {

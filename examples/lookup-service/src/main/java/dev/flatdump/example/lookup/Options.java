@@ -29,9 +29,11 @@ public record Options(Path dir, int port, Duration poll, List<Field> fields) {
         --port N         the port to listen on, all interfaces; 0 for any free port
         --poll SECONDS   the longest wait for a new export where the file system cannot
                          tell of it at once (default 1; fractions allowed)
-        --field SPEC     a field of the record to put in answers, NAME:VOFFSET:TYPE, repeatable
-                         or comma-separated; VOFFSET is 4 + 2 * the field's id (its position
-                         in the table, from 0), TYPE one of string, long, int, double, bool
+        --field SPEC     a field of the record to put in answers instead of the whole record
+                         (which the export's binary schema renders), NAME:VOFFSET:TYPE,
+                         repeatable or comma-separated; VOFFSET is 4 + 2 * the field's id (its
+                         position in the table, from 0), TYPE one of string, long, int, double,
+                         bool
         --help           print this and exit
 
       Endpoints: GET /records/{key} (the key URL-encoded), GET /health.
