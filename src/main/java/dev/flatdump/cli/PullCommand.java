@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Pulls the current export from object storage into a local output directory.",
+      "Pulls the current export from S3 into a local output directory.",
       "Reads S3_URI/CURRENT (as export --upload writes it), downloads every file of the export it"
           + " names from S3_URI/exports/NAME/ (each data shard through its .zst copy where the"
           + " manifest lists one, decompressed), checks each against the manifest's size and"
