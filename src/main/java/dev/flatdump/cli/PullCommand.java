@@ -47,8 +47,12 @@ import picocli.CommandLine.Spec;
     })
 public final class PullCommand implements Callable<Integer> {
 
-  /** How long a stop (SIGTERM, Ctrl-C) waits for the pull to put its files in order. */
-  private static final Duration STOP_WAIT = Duration.ofSeconds(30);
+  /**
+   * How long a stop (SIGTERM, Ctrl-C) waits for the pull to notice it. A transfer that flows stops
+   * at its next buffer; one that stalls is cut by the JVM's exit after this wait, which loses
+   * nothing either: every byte written is in its part file, and every step is safe to interrupt.
+   */
+  private static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
   @Spec private CommandSpec spec;
 
@@ -129,7 +133,9 @@ public final class PullCommand implements Callable<Integer> {
               () -> {
                 puller.stop();
                 try {
-                  done.await(STOP_WAIT.toSeconds(), TimeUnit.SECONDS);
+                  if (!done.await(STOP_WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                    progress.accept("stopped during a stalled transfer; " + kept());
+                  }
                 } catch (InterruptedException e) {
                   Thread.currentThread().interrupt();
                 }
@@ -163,16 +169,17 @@ public final class PullCommand implements Callable<Integer> {
       }
     } catch (PullException e) {
       if (e.stopped()) {
-        progress.accept(
-            "stopped before the export was complete; what was downloaded stays in "
-                + out.resolve(".pull")
-                + " and the next pull resumes it");
+        progress.accept("stopped before the export was complete; " + kept());
       } else {
         err.println("flatdump: pull failed: " + e.getMessage());
         err.flush();
       }
       return Flatdump.EXIT_FAILED;
     }
+  }
+
+  private String kept() {
+    return "what was downloaded stays in " + out.resolve(".pull") + " and the next pull resumes it";
   }
 
   private static void print(PrintWriter stdout, ExportPuller.Pulled p) {

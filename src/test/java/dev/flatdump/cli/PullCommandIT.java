@@ -249,6 +249,54 @@ class PullCommandIT {
   }
 
   @Test
+  void sigtermStopsAPullStalledMidDownloadAndTheNextPullResumesWhatItKept(@TempDir Path tmp)
+      throws Exception {
+    String uri = "s3://" + BUCKET + "/sigterm/orgs";
+    Path out = tmp.resolve("out");
+    try (S3Exports exports = new S3Exports(minio, uri, tmp.resolve("src"));
+        S3Proxy proxy = S3Proxy.start(minio.endpoint())) {
+      Path src = exports.publish(name(1), 1, 3000, 1 << 20);
+      String copy = Manifest.read(src.resolve("manifest.json")).shards().get(0).name() + ".zst";
+      Path part = out.resolve(".pull").resolve(name(1)).resolve(copy + ".part");
+      String[] args = {
+        uri,
+        "--out",
+        out.toString(),
+        "--s3-endpoint",
+        proxy.endpoint().toString(),
+        "--s3-path-style"
+      };
+
+      proxy.pauseAfter(64 * 1024); // the transfer stalls inside the first shard's copy
+      Path stoppedLog = tmp.resolve("stopped.log");
+      Process stopped = pull(stoppedLog, args);
+      awaitTrue(proxy::paused, stopped, stoppedLog);
+      awaitTrue(() -> stableSize(part) > 0, stopped, stoppedLog);
+      long kept = Files.size(part);
+      stopped.destroy(); // SIGTERM
+      assertThat(stopped.waitFor(2, TimeUnit.MINUTES)).isTrue();
+
+      // the stop cut the stalled transfer and said what it kept
+      assertThat(Files.readString(stoppedLog))
+          .contains("stopped during a stalled transfer; what was downloaded stays in")
+          .doesNotContain("Exception");
+      assertThat(part).hasSize(kept);
+      assertThat(out.resolve("CURRENT")).doesNotExist();
+
+      proxy.resume();
+      proxy.clearRequests();
+      Path log = tmp.resolve("again.log");
+      Process again = pull(log, args);
+      assertThat(again.waitFor(3, TimeUnit.MINUTES)).isTrue();
+      assertThat(again.exitValue()).as(Files.readString(log)).isZero();
+      assertThat(proxy.requestsFor("/exports/" + name(1) + "/" + copy))
+          .extracting(S3Proxy.Request::range)
+          .containsExactly("bytes=" + kept + "-");
+      S3Exports.assertSameFiles(out.resolve("exports").resolve(name(1)), src);
+    }
+  }
+
+  @Test
   void reportsAMissingPointerAndBadUsageWithoutAStackTrace(@TempDir Path tmp) throws Exception {
     String endpoint = minio.endpoint().toString();
     Path log = tmp.resolve("missing.log");

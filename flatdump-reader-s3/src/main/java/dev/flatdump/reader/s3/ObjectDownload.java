@@ -133,6 +133,8 @@ final class ObjectDownload {
           }
         } catch (IOException | SdkClientException e) {
           // a transfer that broke off midway: continue from what arrived
+          stop.check(
+              "downloading " + uri + " (" + Files.size(part) + " of " + bytes + " bytes kept)");
           if (++failures >= requestAttempts) {
             throw new PullException(
                 "cannot download " + uri + ": " + e.getMessage() + " (" + failures + " attempts)",
