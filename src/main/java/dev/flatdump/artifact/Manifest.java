@@ -1,10 +1,15 @@
 package dev.flatdump.artifact;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.flatdump.encode.plan.FieldKind;
+import dev.flatdump.encode.plan.FieldPlan;
+import dev.flatdump.encode.plan.SchemaPlan;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.SerializationFeature;
@@ -57,11 +62,62 @@ public record Manifest(
    * @param binary the binary schema's file name ({@code .bfbs}), from which a reader of the export
    *     takes the plan
    */
-  public record Schema(String file, String sha256, String fileIdentifier, String binary) {
+  public record Schema(
+      String file,
+      String sha256,
+      String fileIdentifier,
+      String binary,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Lookup lookup) {
     public Schema {
       Objects.requireNonNull(file, "Manifest.Schema.file");
       Objects.requireNonNull(sha256, "Manifest.Schema.sha256");
       Objects.requireNonNull(binary, "Manifest.Schema.binary");
+    }
+
+    /** A schema whose records have no key. */
+    public Schema(String file, String sha256, String fileIdentifier, String binary) {
+      this(file, sha256, fileIdentifier, binary, null);
+    }
+  }
+
+  /**
+   * What a reader in any language needs to look records up by key without the binary schema: the
+   * root table's records vector and the records' {@code (key)} field, each by name and vtable
+   * offset. Each shard's entry then holds its first and last key ({@link ArtifactFile#firstKey}).
+   * Within a shard the records are in strictly increasing key order (strings by their UTF-8 bytes
+   * compared unsigned, integers by value), and the shards' ranges follow each other in that order.
+   *
+   * @param keyType {@code string}, or the integer kind in the schema's words ({@code byte} ...
+   *     {@code ulong})
+   * @param keyDefault for an integer key, the value a record holds when its table omits the field
+   *     (FlatBuffers leaves out a scalar equal to its default); null for a string key
+   */
+  public record Lookup(
+      String recordsField,
+      int recordsVoffset,
+      String keyField,
+      String keyType,
+      int keyVoffset,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Long keyDefault) {
+    public Lookup {
+      Objects.requireNonNull(recordsField, "Manifest.Lookup.recordsField");
+      Objects.requireNonNull(keyField, "Manifest.Lookup.keyField");
+      Objects.requireNonNull(keyType, "Manifest.Lookup.keyType");
+    }
+
+    /** The lookup of {@code plan}'s records, or null when they have no {@code (key)}. */
+    public static Lookup of(SchemaPlan plan) {
+      FieldPlan key = plan.record().key();
+      if (key == null) {
+        return null;
+      }
+      return new Lookup(
+          plan.records().name(),
+          plan.records().slot(),
+          key.name(),
+          key.kind().name().toLowerCase(Locale.ROOT),
+          key.slot(),
+          key.kind() == FieldKind.STRING ? null : key.defaultInteger());
     }
   }
 

@@ -1,10 +1,13 @@
 package dev.flatdump.job;
 
 import dev.flatdump.artifact.ArtifactFile;
+import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.artifact.compress.Compression;
+import dev.flatdump.artifact.read.ShardKeys;
 import dev.flatdump.artifact.write.RejectsWriter;
 import dev.flatdump.artifact.write.ShardCompressor;
+import dev.flatdump.encode.plan.SchemaPlan;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +18,10 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 
 /**
  * {@code compressStep}: lists every shard with the checksum {@code exportStep} took as it wrote it
- * and writes its compressed copies ({@code .gz}, {@code .zst}) next to it in the staging directory,
- * each on the runtime's compression threads. Each output is written atomically, so a rerun after a
- * crash simply writes them again.
+ * (and, when the records have a key, its first and last key) and writes its compressed copies
+ * ({@code .gz}, {@code .zst}) next to it in the staging directory, each on the runtime's
+ * compression threads. Each output is written atomically, so a rerun after a crash simply writes
+ * them again.
  */
 final class CompressTasklet implements Tasklet {
 
@@ -36,9 +40,10 @@ final class CompressTasklet implements Tasklet {
     List<ShardFile> shards = JobState.shards(jobCtx.getString(JobState.SHARDS));
     List<Compression> compressions = options.compressions(runtime.compressThreads());
     Path staging = options.staging();
+    SchemaPlan plan = SchemaFiles.staged(staging, options.schemaName()).plan();
     List<ArtifactFile> files = new ArrayList<>();
     for (ShardFile s : shards) {
-      files.add(shardFile(s));
+      files.add(ShardKeys.describe(shardFile(s), staging.resolve(s.fileName()), plan));
     }
     for (Compression c : compressions) {
       for (ShardFile s : shards) {

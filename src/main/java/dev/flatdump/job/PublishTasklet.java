@@ -83,7 +83,11 @@ final class PublishTasklet implements Tasklet {
     }
     files.add(binary);
     return new Manifest.Schema(
-        main.name(), main.sha256(), schema.plan().fileIdentifier(), binary.name());
+        main.name(),
+        main.sha256(),
+        schema.plan().fileIdentifier(),
+        binary.name(),
+        Manifest.Lookup.of(schema.plan()));
   }
 
   /**

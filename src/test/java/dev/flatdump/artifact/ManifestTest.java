@@ -60,6 +60,42 @@ class ManifestTest {
     }
 
     @Test
+    void aKeyedExportsLookupAndKeyRangesReadBackEqualAndOnlyWhereTheyApply() {
+      Manifest plain = manifest(files());
+      Manifest.Lookup lookup = new Manifest.Lookup("rs", 4, "id", "long", 6, 0L);
+      Manifest keyed =
+          new Manifest(
+              plain.formatVersion(),
+              new Manifest.Schema("rs.fbs", SHA_A, null, "rs.bfbs", lookup),
+              plain.source(),
+              plain.options(),
+              plain.counts(),
+              List.of(
+                  new ArtifactFile("rs-00000.fb", "flatbuffers", 1000, SHA_A, 0, 5L)
+                      .withKeys(-7, 12L),
+                  new ArtifactFile("rs-00001.fb", "flatbuffers", 900, SHA_B, 1, 3L)
+                      .withKeys(5_000_000_000L, 5_000_000_009L),
+                  new ArtifactFile("rejects.jsonl", "jsonl", 120, SHA_A, null, 2L)),
+              plain.startedAt(),
+              plain.finishedAt());
+
+      keyed.write(dir);
+
+      assertThat(Manifest.read(dir.resolve(Manifest.FILE_NAME))).isEqualTo(keyed);
+      JsonNode json = JsonMapper.builder().build().readTree(keyed.toJson());
+      assertThat(json.get("schema").get("lookup").toString())
+          .isEqualTo(
+              "{\"recordsField\":\"rs\",\"recordsVoffset\":4,\"keyField\":\"id\","
+                  + "\"keyType\":\"long\",\"keyVoffset\":6,\"keyDefault\":0}");
+      assertThat(json.get("files").get(0).get("firstKey").asLong()).isEqualTo(-7);
+      assertThat(json.get("files").get(1).get("lastKey").asLong()).isEqualTo(5_000_000_009L);
+      assertThat(json.get("files").get(2).has("firstKey")).isFalse();
+      JsonNode unkeyed = JsonMapper.builder().build().readTree(plain.toJson());
+      assertThat(unkeyed.get("schema").has("lookup")).isFalse();
+      assertThat(unkeyed.get("files").get(0).has("firstKey")).isFalse();
+    }
+
+    @Test
     void writesAtomicallyWithoutLeavingATemporary() throws IOException {
       manifest(files()).write(dir);
 

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.within;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.artifact.check.ExportCheckFixtures;
 import dev.flatdump.testing.SchemaFixtures;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -35,6 +37,21 @@ class InspectCommandTest {
     assertThat(lines).hasSize(5);
     assertThat(lines).allSatisfy(line -> assertThat(SchemaFixtures.json(line).isObject()).isTrue());
     assertThat(run.err()).contains("shard 0", "total  " + ExportCheckFixtures.ORGS + " records");
+  }
+
+  @Test
+  void readsTheExportThroughTheReaderLibraryWhichRefusesAShardTheManifestDoesNotDescribe()
+      throws Exception {
+    // a byte appended: still a valid FlatBuffer, but not the file the manifest lists
+    Path shard = dir.resolve(manifest.shards().get(1).name());
+    Files.write(shard, new byte[] {0}, StandardOpenOption.APPEND);
+
+    CliRun run = CliRun.of("inspect", dir.toString());
+
+    assertThat(run.exitCode()).as("%s", run).isNotZero();
+    assertThat(run.err())
+        .contains(shard.getFileName().toString(), "the manifest says", "a changed shard")
+        .doesNotContain("\tat ");
   }
 
   @Test

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoDatabase;
 import dev.flatdump.artifact.Manifest;
+import dev.flatdump.reader.ExportManifest;
+import dev.flatdump.reader.ExportReader;
+import dev.flatdump.reader.Snapshot;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
 import java.nio.file.Files;
@@ -83,6 +86,35 @@ class KeyedRecordsIT {
     assertThat(rejected.exitCode()).isEqualTo(3);
   }
 
+  /**
+   * The reader finds every exported record by its {@code _id} (an ObjectId by its hex), in the
+   * shard whose manifest range holds it, and nothing for an id no document has.
+   */
+  private static void assertLookups(Path out, List<BsonValue> ids, int rejects) {
+    try (ExportReader reader = ExportReader.open(out);
+        Snapshot s = reader.snapshot()) {
+      assertThat(s.keyed()).isTrue();
+      int found = 0;
+      for (BsonValue id : ids) {
+        long at =
+            switch (id.getBsonType()) {
+              case STRING -> s.locate(id.asString().getValue());
+              case OBJECT_ID -> s.locate(id.asObjectId().getValue().toHexString());
+              case INT32 -> s.locate(id.asInt32().getValue());
+              default -> s.locate(id.asInt64().getValue());
+            };
+        if (at >= 0) {
+          found++;
+          ExportManifest.Shard shard = s.manifest().shards().get(Snapshot.shardOf(at));
+          assertThat(shard.firstKey()).as("%s's shard has a range", id).isNotNull();
+        }
+      }
+      assertThat(found).as("records found by their _id").isEqualTo(ids.size() - rejects);
+      boolean strings = s.manifest().lookup().stringKey();
+      assertThat(strings ? s.locate("no such id") : s.locate(-123_456_789L)).isEqualTo(-1);
+    }
+  }
+
   private static CliRun assertKeyed(
       MongoServer server,
       MongoDatabase db,
@@ -119,6 +151,7 @@ class KeyedRecordsIT {
     assertThat(m.shards().size())
         .as("several shards, each sorted on its own")
         .isGreaterThan(rejects == 0 ? 1 : 0);
+    assertLookups(out, ids, rejects);
     CliRun check = CliRun.of("check", out.toString());
     assertThat(check.exitCode()).as(check.toString()).isZero();
     CliRun verify = ExportCommandIT.verify(server, db, coll, out);

@@ -7,6 +7,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.Checksums;
+import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.encode.DedupOptions;
 import java.io.IOException;
@@ -90,6 +91,7 @@ class CompressTaskletTest {
       shards.add(new ShardFile(i, name, 10 + i, bytes.length, Checksums.sha256(bytes)));
     }
     Files.write(staging.resolve("rejects.jsonl"), new byte[0]);
+    SchemaFiles.bundled().stage(staging); // as exportStep stages it
     return shards;
   }
 

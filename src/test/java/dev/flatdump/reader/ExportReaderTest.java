@@ -93,6 +93,22 @@ class ExportReaderTest {
     }
 
     @Test
+    void withSizesOnlyACorruptByteIsReadAsDataButAShortShardIsStillRefused(@TempDir Path out)
+        throws Exception {
+      Path dir = PublishedExports.publish(out, "2026-01-01-1", 2);
+      Path shard = dir.resolve("organizations-00001.fb");
+      ExportCheckFixtures.flipBit(shard);
+      try (ExportReader reader = ExportReader.open(out, ExportReader.Verify.SIZES)) {
+        assertThat(reader.currentId()).isEqualTo("2026-01-01-1");
+      }
+      ExportCheckFixtures.truncate(shard, 100);
+      assertThatThrownBy(() -> ExportReader.open(out, ExportReader.Verify.SIZES))
+          .isInstanceOf(ReaderException.class)
+          .hasMessageContaining("a short (truncated) shard");
+      assertThat(MappedRegions.under(out)).isZero();
+    }
+
+    @Test
     void refusesAShortShardNamingIt(@TempDir Path out) throws Exception {
       Path dir = PublishedExports.publish(out, "2026-01-01-1", 2);
       ExportCheckFixtures.truncate(dir.resolve("organizations-00000.fb"), 10);

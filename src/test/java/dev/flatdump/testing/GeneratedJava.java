@@ -28,7 +28,7 @@ import javax.tools.ToolProvider;
  * against the test classpath's flatbuffers-java 2.0.8 and loaded; and the names flatc gives the
  * accessors of a field. Compiled once per schema text, for the whole test run; thread-safe.
  */
-final class GeneratedJava {
+public final class GeneratedJava {
 
   /** The keywords flatc 2.0.8's Java generator escapes with a trailing {@code _}. */
   private static final Set<String> KEYWORDS =
@@ -94,7 +94,7 @@ final class GeneratedJava {
   }
 
   /** The generated classes of {@code fbs}: generated and compiled the first time only. */
-  static GeneratedJava of(Path fbs) throws IOException, InterruptedException {
+  public static GeneratedJava of(Path fbs) throws IOException, InterruptedException {
     String key = sha256(Files.readAllBytes(fbs));
     GeneratedJava done = COMPILED.get(key);
     if (done == null) {
@@ -105,7 +105,7 @@ final class GeneratedJava {
   }
 
   /** The generated class of the schema's table, struct or enum {@code qualifiedName}. */
-  synchronized Class<?> type(String qualifiedName) {
+  public synchronized Class<?> type(String qualifiedName) {
     return classes.computeIfAbsent(
         qualifiedName,
         n -> {

@@ -21,9 +21,14 @@ import java.util.Objects;
  * @param binarySchemaFile the binary schema's file name
  * @param fileIdentifier the shards' file identifier, or null when the schema declares none
  * @param shards the data shards ({@code "format": "flatbuffers"}), in order
+ * @param lookup how records are found by key, or null when they have no key
  */
 public record ExportManifest(
-    String schemaFile, String binarySchemaFile, String fileIdentifier, List<Shard> shards) {
+    String schemaFile,
+    String binarySchemaFile,
+    String fileIdentifier,
+    List<Shard> shards,
+    Lookup lookup) {
 
   /** The manifest's file name in an export's directory. */
   public static final String FILE_NAME = "manifest.json";
@@ -41,8 +46,12 @@ public record ExportManifest(
    * @param bytes its size in bytes
    * @param sha256 its SHA-256, lowercase hex
    * @param records the records it holds
+   * @param firstKey its first record's key (a {@link String} or a {@link Long}) when the records
+   *     have a key and the shard holds any, else null
+   * @param lastKey its last record's key, likewise
    */
-  public record Shard(String name, long bytes, String sha256, long records) {
+  public record Shard(
+      String name, long bytes, String sha256, long records, Object firstKey, Object lastKey) {
     public Shard {
       Objects.requireNonNull(name, "Shard.name");
       Objects.requireNonNull(sha256, "Shard.sha256");
@@ -58,7 +67,56 @@ public record ExportManifest(
       if (records < 0) {
         throw new IllegalArgumentException(name + ": records out of range: " + records);
       }
+      if ((firstKey == null) != (lastKey == null)
+          || (firstKey != null
+              && (!keyed(firstKey) || firstKey.getClass() != lastKey.getClass()))) {
+        throw new IllegalArgumentException(
+            name + ": firstKey and lastKey must be both strings or both integers");
+      }
     }
+  }
+
+  /**
+   * What a lookup by key needs, from the manifest's {@code schema.lookup}: the root table's records
+   * vector and the records' key field, each by name and vtable offset.
+   *
+   * @param keyType {@code string}, or an integer kind ({@code byte} ... {@code ulong})
+   * @param keyDefault an integer key's default (what a record omitting the field holds), else 0
+   */
+  public record Lookup(
+      String recordsField,
+      int recordsVoffset,
+      String keyField,
+      String keyType,
+      int keyVoffset,
+      long keyDefault) {
+    static final List<String> KEY_TYPES =
+        List.of("string", "byte", "ubyte", "short", "ushort", "int", "uint", "long", "ulong");
+
+    public Lookup {
+      Objects.requireNonNull(recordsField, "Lookup.recordsField");
+      Objects.requireNonNull(keyField, "Lookup.keyField");
+      if (!KEY_TYPES.contains(keyType)) {
+        throw new IllegalArgumentException("lookup.keyType is not a key type: " + keyType);
+      }
+      if (!voffset(recordsVoffset) || !voffset(keyVoffset)) {
+        throw new IllegalArgumentException(
+            "lookup: not vtable offsets: " + recordsVoffset + ", " + keyVoffset);
+      }
+    }
+
+    private static boolean voffset(int v) {
+      return v >= 4 && v % 2 == 0 && v < 0x10000;
+    }
+
+    /** Whether the key is a string (else an integer). */
+    public boolean stringKey() {
+      return keyType.equals("string");
+    }
+  }
+
+  private static boolean keyed(Object key) {
+    return key instanceof String || key instanceof Long;
   }
 
   /** The total of the shards' records. */
@@ -119,14 +177,37 @@ public record ExportManifest(
               string(f.get("name"), where + ".name"),
               number(f.get("bytes"), where + ".bytes"),
               string(f.get("sha256"), where + ".sha256"),
-              number(f.get("records"), where + ".records")));
+              number(f.get("records"), where + ".records"),
+              f.get("firstKey"),
+              f.get("lastKey")));
     }
     Object identifier = schema.get("fileIdentifier");
+    Lookup lookup = null;
+    if (schema.get("lookup") != null) {
+      Map<?, ?> l = object(schema.get("lookup"), "schema.lookup");
+      Object keyDefault = l.get("keyDefault");
+      lookup =
+          new Lookup(
+              string(l.get("recordsField"), "schema.lookup.recordsField"),
+              (int) number(l.get("recordsVoffset"), "schema.lookup.recordsVoffset"),
+              string(l.get("keyField"), "schema.lookup.keyField"),
+              string(l.get("keyType"), "schema.lookup.keyType"),
+              (int) number(l.get("keyVoffset"), "schema.lookup.keyVoffset"),
+              keyDefault == null ? 0 : number(keyDefault, "schema.lookup.keyDefault"));
+      for (Shard s : shards) {
+        if (s.records() > 0
+            && (s.firstKey() == null || (s.firstKey() instanceof String) != lookup.stringKey())) {
+          throw new IllegalArgumentException(
+              s.name() + ": no firstKey/lastKey of the lookup's key type " + lookup.keyType());
+        }
+      }
+    }
     return new ExportManifest(
         string(schema.get("file"), "schema.file"),
         string(schema.get("binary"), "schema.binary"),
         identifier == null ? null : string(identifier, "schema.fileIdentifier"),
-        shards);
+        shards,
+        lookup);
   }
 
   private static Map<?, ?> object(Object value, String what) {

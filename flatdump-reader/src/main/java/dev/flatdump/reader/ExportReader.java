@@ -1,10 +1,16 @@
 package dev.flatdump.reader;
 
 import java.io.IOException;
+import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -33,9 +39,27 @@ public final class ExportReader implements AutoCloseable {
   private final Object reloading = new Object();
   private volatile boolean closed;
 
-  private ExportReader(Path path, Snapshot first) {
+  private final Verify verify;
+
+  /** How much of each shard is checked when an export is opened, at {@link #open} and reloads. */
+  public enum Verify {
+    /**
+     * Size, file identifier, and the SHA-256 of every byte against the manifest's: a corrupt or
+     * changed shard is refused before it is served, at the cost of reading every byte once.
+     */
+    CHECKSUMS,
+    /**
+     * Size and file identifier only, for files already checked on their way here (e.g. by {@code
+     * flatdump pull}): the pages are read when records are, not at open. A corrupt byte is then
+     * read as data.
+     */
+    SIZES
+  }
+
+  private ExportReader(Path path, Snapshot first, Verify verify) {
     this.path = path;
     this.current = new AtomicReference<>(first);
+    this.verify = verify;
   }
 
   /**
@@ -45,17 +69,22 @@ public final class ExportReader implements AutoCloseable {
    * @throws ReaderException naming the file that is missing, short, corrupt or not a manifest
    */
   public static ExportReader open(Path path) {
-    return new ExportReader(path, new Snapshot(openCurrent(path)));
+    return open(path, Verify.CHECKSUMS);
   }
 
-  private static MappedExport openCurrent(Path path) {
+  /** Opens as {@link #open(Path)}, checking each shard (now and at each reload) as told. */
+  public static ExportReader open(Path path, Verify verify) {
+    return new ExportReader(path, new Snapshot(openCurrent(path, verify)), verify);
+  }
+
+  private static MappedExport openCurrent(Path path, Verify verify) {
     if (!Files.isDirectory(path)) {
       throw new ReaderException(path + " is not a directory");
     }
     for (int attempt = 1; ; attempt++) {
       Path dir = Pointer.resolve(path);
       try {
-        return MappedExport.open(dir);
+        return MappedExport.open(dir, verify);
       } catch (ReaderException e) {
         // the export the pointer named was removed meanwhile (newer ones published): follow again
         if (dir.equals(path) || Files.isDirectory(dir) || attempt == POINTER_ATTEMPTS) {
@@ -119,7 +148,7 @@ public final class ExportReader implements AutoCloseable {
       }
       MappedExport next;
       try {
-        next = MappedExport.open(dir);
+        next = MappedExport.open(dir, verify);
       } catch (ReaderException e) {
         fail(dir, old.id(), e);
         return false;
@@ -135,6 +164,31 @@ public final class ExportReader implements AutoCloseable {
       }
       return true;
     }
+  }
+
+  /**
+   * Reloads by itself from now on, on a daemon thread of its own, until the returned handle or the
+   * reader is closed: at once when the pointer changes (a {@link WatchService} on the directory the
+   * reader was opened on, where the file system offers one), and every {@code interval} in any
+   * case, which is all there is where no watch service works (network file systems). What each
+   * reload does is heard by the listeners ({@link #addListener}); nothing it meets stops the
+   * thread.
+   *
+   * @throws IllegalArgumentException when {@code interval} is not positive
+   */
+  public AutoCloseable follow(Duration interval) {
+    if (interval.isNegative() || interval.isZero()) {
+      throw new IllegalArgumentException("the interval must be positive, got " + interval);
+    }
+    Follower f = new Follower(this, path, interval);
+    Thread t = new Thread(f, "flatdump-reader-follow " + path.getFileName());
+    t.setDaemon(true);
+    t.start();
+    return f;
+  }
+
+  boolean isClosed() {
+    return closed;
   }
 
   private void fail(Path dir, String currentId, ReaderException e) {
@@ -155,6 +209,110 @@ public final class ExportReader implements AutoCloseable {
       return Files.isSameFile(a, b);
     } catch (IOException e) {
       return false;
+    }
+  }
+
+  /** The thread of {@link #follow}: waits for a change of the pointer or the interval, reloads. */
+  private static final class Follower implements Runnable, AutoCloseable {
+    private final ExportReader reader;
+    private final Path path;
+    private final Duration interval;
+    private final Object sleep = new Object();
+    private volatile boolean stopped;
+    private volatile WatchService watch;
+
+    Follower(ExportReader reader, Path path, Duration interval) {
+      this.reader = reader;
+      this.path = path;
+      this.interval = interval;
+      this.watch = watch(path);
+    }
+
+    @Override
+    public void run() {
+      try {
+        while (!stopped && !reader.isClosed()) {
+          await();
+          if (stopped || reader.isClosed()) {
+            return;
+          }
+          try {
+            reader.reload();
+          } catch (IllegalStateException closedMeanwhile) {
+            return;
+          } catch (RuntimeException e) {
+            reader.fail(path, reader.currentId(), new ReaderException(e.toString(), e));
+          }
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        closeWatch();
+      }
+    }
+
+    /** Until the directory changes (where watched) or the interval passes. */
+    private void await() throws InterruptedException {
+      WatchService w = watch;
+      if (w != null) {
+        try {
+          WatchKey key = w.poll(interval.toMillis(), TimeUnit.MILLISECONDS);
+          if (key != null) {
+            key.pollEvents();
+            if (!key.reset()) {
+              closeWatch(); // the directory went away: the interval alone from now on
+            }
+          }
+          return;
+        } catch (ClosedWatchServiceException e) {
+          return; // closed: the loop ends
+        }
+      }
+      synchronized (sleep) {
+        if (!stopped) {
+          sleep.wait(interval.toMillis());
+        }
+      }
+    }
+
+    /** A watch on the reader's directory, or null where the file system offers none. */
+    private static WatchService watch(Path path) {
+      if (!Files.isDirectory(path)) {
+        return null;
+      }
+      try {
+        WatchService w = path.getFileSystem().newWatchService();
+        path.register(
+            w,
+            StandardWatchEventKinds.ENTRY_CREATE,
+            StandardWatchEventKinds.ENTRY_MODIFY,
+            StandardWatchEventKinds.ENTRY_DELETE);
+        return w;
+      } catch (IOException | UnsupportedOperationException e) {
+        return null;
+      }
+    }
+
+    private void closeWatch() {
+      WatchService w = watch;
+      watch = null;
+      if (w != null) {
+        try {
+          w.close();
+        } catch (IOException ignored) {
+          // nothing more to do
+        }
+      }
+    }
+
+    /** Stops following; a reload under way completes. */
+    @Override
+    public void close() {
+      stopped = true;
+      closeWatch();
+      synchronized (sleep) {
+        sleep.notifyAll();
+      }
     }
   }
 

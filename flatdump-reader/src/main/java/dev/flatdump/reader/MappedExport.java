@@ -28,10 +28,18 @@ final class MappedExport {
   private final List<MappedByteBuffer> maps;
   private final AtomicInteger holders = new AtomicInteger(1);
 
+  /** The records by key, or null when they have none. */
+  private final KeyIndex keys;
+
   private MappedExport(Path dir, ExportManifest manifest, List<MappedByteBuffer> maps) {
     this.dir = dir;
     this.manifest = manifest;
     this.maps = List.copyOf(maps);
+    ByteBuffer[] views = new ByteBuffer[maps.size()];
+    for (int i = 0; i < views.length; i++) {
+      views[i] = shard(i);
+    }
+    this.keys = manifest.lookup() == null ? null : new KeyIndex(manifest, views);
   }
 
   /**
@@ -40,12 +48,17 @@ final class MappedExport {
    *
    * @throws ReaderException naming the file and what is wrong with it; nothing stays mapped
    */
-  static MappedExport open(Path dir) {
+  static MappedExport open(Path dir, ExportReader.Verify verify) {
     ExportManifest manifest = ExportManifest.read(dir);
     List<MappedByteBuffer> maps = new ArrayList<>();
     try {
       for (ExportManifest.Shard shard : manifest.shards()) {
-        maps.add(mapChecked(dir.resolve(shard.name()), shard, manifest.fileIdentifier()));
+        maps.add(
+            mapChecked(
+                dir.resolve(shard.name()),
+                shard,
+                manifest.fileIdentifier(),
+                verify == ExportReader.Verify.CHECKSUMS));
       }
     } catch (RuntimeException e) {
       maps.forEach(Unmapper::unmap);
@@ -54,7 +67,8 @@ final class MappedExport {
     return new MappedExport(dir, manifest, maps);
   }
 
-  private static MappedByteBuffer mapChecked(Path file, ExportManifest.Shard shard, String ident) {
+  private static MappedByteBuffer mapChecked(
+      Path file, ExportManifest.Shard shard, String ident, boolean checksum) {
     MappedByteBuffer map;
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       long size = ch.size();
@@ -74,7 +88,7 @@ final class MappedExport {
       throw new ReaderException("cannot map " + file + ": " + e, e);
     }
     try {
-      String sha = sha256(map);
+      String sha = checksum ? sha256(map) : shard.sha256();
       if (!sha.equals(shard.sha256())) {
         throw new ReaderException(
             file + " is corrupt: its SHA-256 is " + sha + ", the manifest says " + shard.sha256());
@@ -125,6 +139,11 @@ final class MappedExport {
   /** Shard {@code i}, a read-only little-endian duplicate; only while held. */
   ByteBuffer shard(int i) {
     return maps.get(i).duplicate().order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** The records by key, or null when they have none. */
+  KeyIndex keys() {
+    return keys;
   }
 
   int shardCount() {

@@ -121,6 +121,79 @@ public final class Snapshot implements AutoCloseable {
   }
 
   /**
+   * A record's place in a shard, as a flatc-generated table's {@code __assign(int, ByteBuffer)}
+   * takes it: {@code Organization o = new Organization(); RecordAt<Organization> at =
+   * o::__assign;}. The buffer is the shard's view that lookups share: read it, never move its
+   * position or limit.
+   */
+  @FunctionalInterface
+  public interface RecordAt<T> {
+    T assign(int table, ByteBuffer shard);
+  }
+
+  /** Whether the records have a key ({@code (key)}), so that {@link #lookup} finds them. */
+  public boolean keyed() {
+    return export.keys() != null;
+  }
+
+  /**
+   * The record whose key is {@code key}, through {@code at} (e.g. a generated table's {@code
+   * __assign}, kept by the calling thread so that nothing is allocated per lookup), or null when no
+   * record has it. Finds the shard whose range holds the key, then binary-searches its records.
+   *
+   * @throws IllegalStateException when this handle is closed, or the records have no key
+   * @throws IllegalArgumentException when the key is an integer
+   */
+  public <T> T lookup(String key, RecordAt<T> at) {
+    return at(keys().find(key), at);
+  }
+
+  /** The record whose integer key is {@code key}, as {@link #lookup(String, RecordAt)}. */
+  public <T> T lookup(long key, RecordAt<T> at) {
+    return at(keys().find(key), at);
+  }
+
+  /**
+   * Where the record with key {@code key} lies, for callers that read it without a generated class:
+   * the shard's index in the high 32 bits and the table's position in that shard in the low 32
+   * ({@link #shardOf}, {@link #tableOf}), or -1 when no record has it.
+   */
+  public long locate(String key) {
+    return keys().find(key);
+  }
+
+  /** Where the record with integer key {@code key} lies, as {@link #locate(String)}. */
+  public long locate(long key) {
+    return keys().find(key);
+  }
+
+  /** The shard of a {@link #locate} result. */
+  public static int shardOf(long location) {
+    return (int) (location >>> 32);
+  }
+
+  /** The table's position of a {@link #locate} result. */
+  public static int tableOf(long location) {
+    return (int) location;
+  }
+
+  private KeyIndex keys() {
+    requireOpen();
+    KeyIndex keys = export.keys();
+    if (keys == null) {
+      throw new IllegalStateException(
+          "the records of export " + id() + " have no key: its schema marks no field (key)");
+    }
+    return keys;
+  }
+
+  private <T> T at(long location, RecordAt<T> at) {
+    return location == KeyIndex.NOT_FOUND
+        ? null
+        : at.assign(tableOf(location), export.keys().shard(shardOf(location)));
+  }
+
+  /**
    * Another handle on the same export, for another holder, to be closed on its own.
    *
    * @throws IllegalStateException when this handle is closed

@@ -17,7 +17,7 @@ import java.nio.ByteBuffer;
  * {@link #unmap}; a read of unmapped memory crashes the JVM. {@link Snapshot}'s reference count is
  * what keeps it.
  */
-final class Unmapper {
+public final class Unmapper {
 
   /** {@code (ByteBuffer)void}, bound to the {@code Unsafe} instance; null when unavailable. */
   private static final MethodHandle CLEANER;
@@ -48,7 +48,7 @@ final class Unmapper {
   private Unmapper() {}
 
   /** Whether {@link #unmap} releases mappings at once; if not, the GC does. */
-  static boolean available() {
+  public static boolean available() {
     return CLEANER != null;
   }
 
@@ -63,7 +63,7 @@ final class Unmapper {
    * @param buffer a buffer returned by {@code FileChannel.map} itself, not a duplicate or slice
    * @return whether it was released now (false: left to the GC)
    */
-  static boolean unmap(ByteBuffer buffer) {
+  public static boolean unmap(ByteBuffer buffer) {
     if (CLEANER == null || !buffer.isDirect()) {
       return false;
     }

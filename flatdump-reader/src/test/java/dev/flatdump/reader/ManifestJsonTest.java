@@ -57,14 +57,14 @@ class ManifestJsonTest {
     assertThat(m.fileIdentifier()).isEqualTo("ORGS");
     assertThat(m.shards())
         .containsExactly(
-            new ExportManifest.Shard("o-00000.fb", 10, "a".repeat(64), 3),
-            new ExportManifest.Shard("o-00001.fb", 12, "c".repeat(64), 4));
+            new ExportManifest.Shard("o-00000.fb", 10, "a".repeat(64), 3, null, null),
+            new ExportManifest.Shard("o-00001.fb", 12, "c".repeat(64), 4, null, null));
     assertThat(m.records()).isEqualTo(7);
   }
 
   @Test
   void refusesAShardNameOutsideTheExport() {
-    assertThatThrownBy(() -> new ExportManifest.Shard("../x.fb", 1, "a".repeat(64), 1))
+    assertThatThrownBy(() -> new ExportManifest.Shard("../x.fb", 1, "a".repeat(64), 1, null, null))
         .hasMessageContaining("not a file name of the export: '../x.fb'");
   }
 }

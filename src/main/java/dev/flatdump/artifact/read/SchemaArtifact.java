@@ -7,9 +7,10 @@ import dev.flatdump.artifact.OutputLayout;
 import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.check.SchemaVerifier;
 import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.reader.ExportReader;
+import dev.flatdump.reader.ReaderException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,10 +18,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads an export back, zero-copy, through the binary schema it carries: each shard is
- * memory-mapped read-only and checked once by {@link SchemaVerifier}; records are read through
- * {@link RecordJson}. Opens an output directory (following its pointer), an export's own directory,
- * or one shard file inside an export's directory.
+ * Reads an export back, zero-copy, through the binary schema it carries: an export's shards are
+ * opened by the reader library ({@link ExportReader}: the manifest's shards, each mapped read-only,
+ * its size and file identifier checked), then each is checked once by {@link SchemaVerifier};
+ * records are read through {@link RecordJson}. Opens an output directory (following its pointer),
+ * an export's own directory, or one shard file inside an export's directory.
  *
  * <p>Thread-safe for reading once opened. The mappings live until the object is garbage collected.
  */
@@ -30,14 +32,14 @@ public final class SchemaArtifact {
   private final SchemaPlan plan;
   private final byte[] binary;
   private final List<Path> files;
-  private final List<MappedByteBuffer> buffers;
+  private final List<ByteBuffer> buffers;
 
   private SchemaArtifact(
       Manifest manifest,
       SchemaPlan plan,
       byte[] binary,
       List<Path> files,
-      List<MappedByteBuffer> buffers) {
+      List<ByteBuffer> buffers) {
     this.manifest = manifest;
     this.plan = plan;
     this.binary = binary;
@@ -66,30 +68,36 @@ public final class SchemaArtifact {
     byte[] binary = SchemaFiles.exportBinary(dir, manifest);
     SchemaPlan plan = SchemaFiles.exportPlan(dir, manifest, binary);
     List<Path> files = new ArrayList<>();
+    List<ByteBuffer> buffers = new ArrayList<>();
     if (oneFile) {
       files.add(path);
+      buffers.add(map(path));
     } else {
       for (ArtifactFile f : manifest.shards()) {
         files.add(dir.resolve(f.name()));
       }
+      // the export's own directory, the pointer already followed; the snapshot is never closed,
+      // so that its mappings live as long as the buffers are reachable
+      try (ExportReader reader = ExportReader.open(dir, ExportReader.Verify.SIZES)) {
+        buffers.addAll(reader.snapshot().shards());
+      } catch (ReaderException e) {
+        throw new ArtifactException(e.getMessage(), e);
+      }
     }
-    List<MappedByteBuffer> buffers = new ArrayList<>();
-    for (Path f : files) {
-      buffers.add(map(plan, f));
+    for (int i = 0; i < files.size(); i++) {
+      // a service must never read a broken file unknowingly: check every offset before use
+      SchemaVerifier.Result check = SchemaVerifier.verify(plan, buffers.get(i));
+      if (!check.valid()) {
+        throw new ArtifactException(
+            files.get(i) + " is not a valid FlatBuffer of " + plan.source() + ": " + check.error());
+      }
     }
     return new SchemaArtifact(manifest, plan, binary, List.copyOf(files), List.copyOf(buffers));
   }
 
-  private static MappedByteBuffer map(SchemaPlan plan, Path file) {
+  private static ByteBuffer map(Path file) {
     try (FileChannel ch = FileChannel.open(file)) {
-      MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
-      // a service must never read a broken file unknowingly: check every offset before use
-      SchemaVerifier.Result check = SchemaVerifier.verify(plan, buf);
-      if (!check.valid()) {
-        throw new ArtifactException(
-            file + " is not a valid FlatBuffer of " + plan.source() + ": " + check.error());
-      }
-      return buf;
+      return ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
     } catch (IOException e) {
       throw new ArtifactException("cannot map " + file + ": " + e.getMessage(), e);
     }
@@ -114,7 +122,7 @@ public final class SchemaArtifact {
   }
 
   /** The mapped shards, in order; each a read-only view positioned at the buffer's start. */
-  public List<MappedByteBuffer> shards() {
+  public List<ByteBuffer> shards() {
     return buffers;
   }
 
@@ -122,7 +130,7 @@ public final class SchemaArtifact {
   public long count() {
     RecordJson json = new RecordJson(plan);
     long n = 0;
-    for (MappedByteBuffer b : buffers) {
+    for (ByteBuffer b : buffers) {
       n += json.count(b);
     }
     return n;
