@@ -167,6 +167,36 @@ class ExportPullerIT {
   }
 
   @Test
+  void startsAgainWhenTheExportIsReplacedUnderItsNameMidDownloadAndPublishesOnlyTheNewOne(
+      @TempDir Path tmp) throws Exception {
+    String uri = "s3://" + BUCKET + "/replaced/orgs";
+    Path out = tmp.resolve("out");
+    List<String> progress = new CopyOnWriteArrayList<>();
+    ExecutorService pulling = Executors.newSingleThreadExecutor();
+    try (S3Exports first = new S3Exports(minio, uri, tmp.resolve("first"));
+        S3Exports second = new S3Exports(minio, uri, tmp.resolve("second"));
+        S3Proxy proxy = S3Proxy.start(minio.endpoint());
+        ExportPuller puller =
+            ExportPuller.open(S3Prefix.parse(uri), out, through(proxy), progress::add)) {
+      first.publish("2026-11-29-1", 1, 3000, 1 << 20);
+      proxy.pauseAfter(64 * 1024); // inside the first shard's copy
+      Future<ExportPuller.Pulled> pull = pulling.submit(puller::pull);
+      awaitTrue(proxy::paused);
+
+      // the same name uploaded again with other orgs (a job repository reset, say)
+      Path replacement = second.publish("2026-11-29-1", 2, 3000, 1 << 20);
+      proxy.resume();
+
+      ExportPuller.Pulled pulled = pull.get(2, TimeUnit.MINUTES);
+      assertThat(pulled.exportName()).isEqualTo("2026-11-29-1");
+      assertThat(progress).anyMatch(l -> l.contains("starting again from CURRENT"));
+      S3Exports.assertSameFiles(out.resolve("exports/2026-11-29-1"), replacement);
+    } finally {
+      pulling.shutdownNow();
+    }
+  }
+
+  @Test
   void aSecondPullIntoTheSameDirectoryIsRefused(@TempDir Path tmp) {
     S3Prefix prefix = S3Prefix.parse("s3://" + BUCKET + "/locked");
     PullSettings settings =
