@@ -23,8 +23,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code flatdump pull}: pulls the export that {@code s3://bucket/prefix/CURRENT} names into a
  * local output directory through {@link ExportPuller}, once or, with {@code --watch}, at every
- * interval until stopped. Exit codes: 0 pulled (or already current; with {@code --watch}, stopped),
- * 1 the pull failed or was stopped before it completed, 2 bad usage.
+ * interval until stopped (SIGTERM, Ctrl-C: a shutdown hook stops the pull, which keeps what it
+ * downloaded). Exit codes: 0 pulled (or already current), 1 the pull failed, 2 bad usage; stopped
+ * by a signal, the JVM ends with the signal's code (143 after SIGTERM).
  */
 @Command(
     name = "pull",
