@@ -171,6 +171,7 @@ class PullCommandIT {
 
       watch.destroy(); // SIGTERM
       assertThat(watch.waitFor(1, TimeUnit.MINUTES)).isTrue();
+      assertThat(watch.exitValue()).as("the JVM's code for SIGTERM").isEqualTo(143);
       String text = Files.readString(log);
       System.out.println(text);
       assertThat(text).contains("flatdump pull: stopped").doesNotContain("Exception");
