@@ -317,6 +317,21 @@ class PullCommandIT {
             "flatdump: pull failed: nothing is published at s3://" + BUCKET + "/nothing/here/")
         .doesNotContain("Exception");
 
+    // the upload's environment variables name the server for pull too
+    System.setProperty("aws.accessKeyId", MinioServer.ACCESS_KEY);
+    System.setProperty("aws.secretAccessKey", MinioServer.SECRET_KEY);
+    CliRun fromEnv =
+        CliRun.withEnv(
+            java.util.Map.of("FLATDUMP_S3_ENDPOINT", endpoint, "FLATDUMP_S3_PATH_STYLE", "true"),
+            "pull",
+            "s3://" + BUCKET + "/env/none",
+            "--out",
+            tmp.resolve("env").toString());
+    assertThat(fromEnv.exitCode()).as(fromEnv.toString()).isEqualTo(Flatdump.EXIT_FAILED);
+    assertThat(fromEnv.err())
+        .contains("via " + endpoint)
+        .contains("nothing is published at s3://" + BUCKET + "/env/none/");
+
     CliRun noOut = CliRun.of("pull", "s3://" + BUCKET + "/x");
     assertThat(noOut.exitCode()).isEqualTo(Flatdump.EXIT_USAGE);
     assertThat(noOut.err()).contains("pull needs --out DIR").doesNotContain("Exception");
