@@ -19,6 +19,7 @@ import java.util.Objects;
  * @param schemaFile the schema's file ({@code .fbs}, or {@code .bfbs} when the export had only
  *     that)
  * @param binarySchemaFile the binary schema's file name
+ * @param binarySchemaSha256 its SHA-256 as the manifest's list of files gives it, or null
  * @param fileIdentifier the shards' file identifier, or null when the schema declares none
  * @param shards the data shards ({@code "format": "flatbuffers"}), in order
  * @param lookup how records are found by key, or null when they have no key
@@ -26,6 +27,7 @@ import java.util.Objects;
 public record ExportManifest(
     String schemaFile,
     String binarySchemaFile,
+    String binarySchemaSha256,
     String fileIdentifier,
     List<Shard> shards,
     Lookup lookup) {
@@ -161,8 +163,13 @@ public record ExportManifest(
     Map<?, ?> schema = object(root.get("schema"), "schema");
     List<Shard> shards = new ArrayList<>();
     List<?> files = list(root.get("files"), "files");
+    String binary = string(schema.get("binary"), "schema.binary");
+    String binarySha256 = null;
     for (int i = 0; i < files.size(); i++) {
       Map<?, ?> f = object(files.get(i), "files[" + i + "]");
+      if (binary.equals(f.get("name"))) {
+        binarySha256 = string(f.get("sha256"), "files[" + i + "].sha256");
+      }
       if (!"flatbuffers".equals(f.get("format"))) {
         continue;
       }
@@ -204,7 +211,8 @@ public record ExportManifest(
     }
     return new ExportManifest(
         string(schema.get("file"), "schema.file"),
-        string(schema.get("binary"), "schema.binary"),
+        binary,
+        binarySha256,
         identifier == null ? null : string(identifier, "schema.fileIdentifier"),
         shards,
         lookup);

@@ -44,6 +44,13 @@ public final class ExportReader implements AutoCloseable {
   /** How much of each shard is checked when an export is opened, at {@link #open} and reloads. */
   public enum Verify {
     /**
+     * {@link #CHECKSUMS}, then the structure of every shard against the binary schema the export
+     * ships ({@code .bfbs}, its SHA-256 checked too): every offset, vtable, string, vector, union
+     * and required field, as FlatBuffers' verifiers check them. What a bug in a writer would leave
+     * is refused before it is served.
+     */
+    FULL,
+    /**
      * Size, file identifier, and the SHA-256 of every byte against the manifest's: a corrupt or
      * changed shard is refused before it is served, at the cost of reading every byte once.
      */
@@ -69,7 +76,7 @@ public final class ExportReader implements AutoCloseable {
    * @throws ReaderException naming the file that is missing, short, corrupt or not a manifest
    */
   public static ExportReader open(Path path) {
-    return open(path, Verify.CHECKSUMS);
+    return open(path, Verify.FULL);
   }
 
   /** Opens as {@link #open(Path)}, checking each shard (now and at each reload) as told. */

@@ -6,6 +6,7 @@ import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -50,21 +51,60 @@ final class MappedExport {
    */
   static MappedExport open(Path dir, ExportReader.Verify verify) {
     ExportManifest manifest = ExportManifest.read(dir);
+    StructureCheck structure =
+        verify == ExportReader.Verify.FULL ? new StructureCheck(binarySchema(dir, manifest)) : null;
     List<MappedByteBuffer> maps = new ArrayList<>();
     try {
       for (ExportManifest.Shard shard : manifest.shards()) {
-        maps.add(
-            mapChecked(
-                dir.resolve(shard.name()),
-                shard,
-                manifest.fileIdentifier(),
-                verify == ExportReader.Verify.CHECKSUMS));
+        Path file = dir.resolve(shard.name());
+        MappedByteBuffer map =
+            mapChecked(file, shard, manifest.fileIdentifier(), verify != ExportReader.Verify.SIZES);
+        maps.add(map);
+        if (structure != null) {
+          String broken = structure.check(map.duplicate().order(ByteOrder.LITTLE_ENDIAN));
+          if (broken != null) {
+            throw new ReaderException(
+                file
+                    + " is not a FlatBuffer of its schema "
+                    + manifest.binarySchemaFile()
+                    + ": "
+                    + broken);
+          }
+        }
       }
     } catch (RuntimeException e) {
       maps.forEach(Unmapper::unmap);
       throw e;
     }
     return new MappedExport(dir, manifest, maps);
+  }
+
+  /** The export's binary schema, its SHA-256 checked against the manifest's. */
+  static BinarySchema binarySchema(Path dir, ExportManifest manifest) {
+    Path file = dir.resolve(manifest.binarySchemaFile());
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw new ReaderException(
+          file + " is missing: the manifest names it as the binary schema", e);
+    } catch (IOException e) {
+      throw new ReaderException("cannot read " + file + ": " + e, e);
+    }
+    String sha = sha256(ByteBuffer.wrap(bytes));
+    if (manifest.binarySchemaSha256() != null && !sha.equals(manifest.binarySchemaSha256())) {
+      throw new ReaderException(
+          file
+              + " is corrupt: its SHA-256 is "
+              + sha
+              + ", the manifest says "
+              + manifest.binarySchemaSha256());
+    }
+    try {
+      return BinarySchema.read(ByteBuffer.wrap(bytes));
+    } catch (ReaderException e) {
+      throw new ReaderException(file + ": " + e.getMessage(), e);
+    }
   }
 
   private static MappedByteBuffer mapChecked(

@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.artifact.check.SchemaExportVerifier;
 import dev.flatdump.artifact.check.SchemaVerifier;
+import dev.flatdump.artifact.read.RecordJson;
 import dev.flatdump.artifact.write.RejectsWriter;
 import dev.flatdump.encode.Reject;
 import dev.flatdump.encode.engine.MappingOracle.Verdict;
 import dev.flatdump.encode.engine.RandomSchemas.Schema;
 import dev.flatdump.encode.plan.SchemaException;
 import dev.flatdump.encode.plan.SchemaPlan;
+import dev.flatdump.reader.BinarySchema;
+import dev.flatdump.reader.GenericRecords;
+import dev.flatdump.reader.StructureCheck;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -446,6 +450,30 @@ class GenerativeEngineTest {
       SchemaPlan plan, Schema s, long seed, boolean strict, List<byte[]> docs, Run run, Path d)
       throws IOException {
     SchemaVerifier.Result checked = SchemaVerifier.verify(plan, run.buffer.duplicate());
+    // the reader library's own check, from the binary schema alone, agrees
+    String structure =
+        new StructureCheck(BinarySchema.read(binarySchema)).check(run.buffer.duplicate());
+    if (structure != null) {
+      fail("the reader's StructureCheck", seed, strict, -1, structure + "\nschema:\n" + s.text);
+    } else if (checked.valid()) {
+      // and its generic records, from the binary schema alone, read what the app's plan reads
+      GenericRecords generic = GenericRecords.withDefaults(BinarySchema.read(binarySchema));
+      RecordJson app = RecordJson.withDefaults(plan);
+      ByteBuffer shard = run.buffer.slice().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      for (int i = 0; i < app.count(shard); i++) {
+        String ours = generic.json(shard, i);
+        String expected = app.record(shard, i);
+        if (!ours.equals(expected)) {
+          fail(
+              "the reader's GenericRecords",
+              seed,
+              strict,
+              i,
+              ours + "\nexpected " + expected + "\nschema:\n" + s.text);
+          break;
+        }
+      }
+    }
     if (!checked.valid()) {
       boolean othersFound =
           failures.stream().anyMatch(f -> f.seed() == seed && f.strict() == strict);

@@ -1,0 +1,2 @@
+/** An example HTTP service that answers lookups by key from the current flatdump export. */
+package dev.flatdump.example.lookup;
