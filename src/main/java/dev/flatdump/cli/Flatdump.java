@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       VerifyCommand.class,
       CheckCommand.class,
+      PullCommand.class,
       LoadCommand.class,
       InferCommand.class,
       SchemaDiffCommand.class

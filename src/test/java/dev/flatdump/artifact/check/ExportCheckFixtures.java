@@ -56,6 +56,14 @@ public final class ExportCheckFixtures {
 
   /** Writes an export of {@link #orgs}({@code seed}) in several shards; returns its manifest. */
   public static Manifest export(Path dir, long seed) {
+    return export(dir, seed, ORGS, SHARD_SIZE);
+  }
+
+  /**
+   * Writes an export of {@code orgs} realistic orgs of {@code seed} in shards of about {@code
+   * shardSize} bytes (for tests that need large files); returns its manifest.
+   */
+  public static Manifest export(Path dir, long seed, int orgs, int shardSize) {
     SchemaFiles schema = SchemaFiles.bundled();
     SchemaShardWriter writer =
         new SchemaShardWriter(
@@ -64,10 +72,12 @@ public final class ExportCheckFixtures {
             schema.plan(),
             Sharing.Kinds.ALL,
             false,
-            SHARD_SIZE,
+            shardSize,
             List.of(),
             4096);
-    for (Org org : orgs(seed)) {
+    OrgGenerator generator = new OrgGenerator(Profile.REALISTIC, seed);
+    for (int i = 0; i < orgs; i++) {
+      Org org = generator.next();
       byte[] bson = OrganizationsEngine.bson(org);
       writer.add(null, bson, 0, bson.length);
     }
@@ -113,8 +123,8 @@ public final class ExportCheckFixtures {
                 schema.textFile(), Checksums.sha256(schema.text()), "ORGS", schema.binaryFile()),
             new Manifest.Source("shop", "organizations", "{}"),
             new Manifest.Options(
-                "strings,tables,vectors", List.of("gzip", "zstd"), SHARD_SIZE, false, 1),
-            new Manifest.Counts(ORGS, ORGS, 0),
+                "strings,tables,vectors", List.of("gzip", "zstd"), shardSize, false, 1),
+            new Manifest.Counts(orgs, orgs, 0),
             files,
             Instant.parse("2024-05-01T10:00:00Z"),
             Instant.parse("2024-05-01T10:01:00Z"));
