@@ -54,7 +54,14 @@ class CorruptedArtifactIT {
 
     assertThat(verify.exitCode()).as(verify.toString()).isEqualTo(1);
     assertThat(verify.err())
-        .startsWith("flatdump: " + shard + " is not a valid FlatBuffer of ")
+        .startsWith(
+            "flatdump: "
+                + shard
+                + " is "
+                + size / 2
+                + " bytes, the manifest says "
+                + size
+                + ": a short (truncated) shard")
         .doesNotContain("IndexOutOfBoundsException")
         .doesNotContain("\tat ");
     assertThat(verify.out()).doesNotContain("verified");
