@@ -136,6 +136,40 @@ class LookupByKeyTest {
   }
 
   @Test
+  void aManifestWhoseKeyRangeIsNotItsShardsIsRefusedNotServedWithMisses(@TempDir Path dir)
+      throws Exception {
+    KeyedExports exports = new KeyedExports(dir, "string", 2048);
+    List<String> keys = stringKeys(400, 43);
+    Path out = dir.resolve("out");
+    Path e1 = exports.publish(out, "e1", 2, keys, keys);
+    Path manifest = e1.resolve("manifest.json");
+    String text = java.nio.file.Files.readString(manifest);
+    // the first shard's last key one record too early: its last record would never be found
+    String lastKey;
+    try (ExportReader reader = ExportReader.open(out);
+        Snapshot s = reader.snapshot()) {
+      assertThat(s.shardCount()).isGreaterThan(1);
+      lastKey = (String) s.manifest().shards().get(0).lastKey();
+    }
+    String early = keys.get(keys.indexOf(lastKey) - 1);
+    String json = tools.jackson.databind.json.JsonMapper.shared().writeValueAsString(lastKey);
+    int at = text.indexOf(json);
+    assertThat(at).isPositive();
+    java.nio.file.Files.writeString(
+        manifest,
+        text.substring(0, at)
+            + tools.jackson.databind.json.JsonMapper.shared().writeValueAsString(early)
+            + text.substring(at + json.length()));
+    for (ExportReader.Verify verify : ExportReader.Verify.values()) {
+      assertThatThrownBy(() -> ExportReader.open(out, verify).close())
+          .as("%s", verify)
+          .isInstanceOf(ReaderException.class)
+          .hasMessageContaining("-00000.fb")
+          .hasMessageContaining("the manifest says");
+    }
+  }
+
+  @Test
   void theManifestListsEachShardsFirstAndLastKey(@TempDir Path dir) throws Throwable {
     KeyedExports exports = new KeyedExports(dir, "string", 2048);
     List<String> keys = stringKeys(400, 41);
