@@ -259,6 +259,48 @@ class LookupByKeyTest {
   }
 
   @Test
+  void ulongKeysFromTwoToTheSixtyThreeUpAreListedUnsignedAndFound(@TempDir Path dir)
+      throws Exception {
+    KeyedExports exports = new KeyedExports(dir, "ulong", 1024);
+    // a ulong _id of 2^63 or more comes from an integral double (or a timestamp)
+    List<Object> keys = new ArrayList<>();
+    List<Long> values = new ArrayList<>();
+    for (long k = 0; k < 60; k++) {
+      keys.add(k);
+      values.add(k);
+    }
+    for (int k = 0; k < 60; k++) {
+      double d = 9.3e18 + k * 1e17; // 9.3e18 .. 1.52e19: past 2^63 (about 9.22e18)
+      keys.add(new org.bson.BsonDouble(d));
+      values.add(new java.math.BigDecimal(d).toBigInteger().longValue());
+    }
+    Path out = dir.resolve("out");
+    Path e1 = exports.publish(out, "e1", 2, keys, keys.stream().map(k -> "t" + k).toList());
+    tools.jackson.databind.JsonNode files =
+        tools.jackson.databind.json.JsonMapper.shared()
+            .readTree(e1.resolve("manifest.json").toFile())
+            .get("files");
+    java.math.BigInteger lastKey = null;
+    for (tools.jackson.databind.JsonNode f : files) {
+      if (f.has("lastKey")) {
+        assertThat(f.get("firstKey").bigIntegerValue()).as("%s", f).isNotNegative();
+        lastKey = f.get("lastKey").bigIntegerValue();
+      }
+    }
+    assertThat(lastKey)
+        .as("JSON integers are the keys' values: a ulong is never negative")
+        .isEqualTo(new java.math.BigInteger(Long.toUnsignedString(values.get(values.size() - 1))));
+    try (ExportReader reader = ExportReader.open(out);
+        Snapshot s = reader.snapshot()) {
+      assertThat(s.shardCount()).isGreaterThan(2);
+      for (long v : values) {
+        assertThat(s.locate(v)).as("locate(%s)", Long.toUnsignedString(v)).isNotEqualTo(-1);
+      }
+      assertThat(s.locate(-1L)).isEqualTo(-1);
+    }
+  }
+
+  @Test
   void aLookupAllocatesNothing(@TempDir Path dir) throws Throwable {
     KeyedExports exports = new KeyedExports(dir, "string", 2048);
     List<String> keys = stringKeys(500, 43);
