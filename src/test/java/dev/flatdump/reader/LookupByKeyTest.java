@@ -301,6 +301,22 @@ class LookupByKeyTest {
   }
 
   @Test
+  void anEmptyKeyedExportOpensAndFindsNothing(@TempDir Path dir) {
+    for (String type : List.of("string", "long")) {
+      KeyedExports exports = new KeyedExports(dir.resolve(type), type, 1024);
+      Path out = dir.resolve(type).resolve("out");
+      exports.publish(out, "e1", 2, List.of(), List.of());
+      for (ExportReader.Verify verify : ExportReader.Verify.values()) {
+        try (ExportReader reader = ExportReader.open(out, verify);
+            Snapshot s = reader.snapshot()) {
+          assertThat(s.records()).isZero();
+          assertThat(type.equals("string") ? s.locate("a") : s.locate(0L)).isEqualTo(-1);
+        }
+      }
+    }
+  }
+
+  @Test
   void aLookupAllocatesNothing(@TempDir Path dir) throws Throwable {
     KeyedExports exports = new KeyedExports(dir, "string", 2048);
     List<String> keys = stringKeys(500, 43);
