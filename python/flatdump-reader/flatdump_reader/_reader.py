@@ -217,6 +217,9 @@ class ExportReader(object):
         self._state = threading.Lock()  # guards _current and _closed
         self._reloading = threading.Lock()
         self._closed = False
+        self._followers = []
+        # the last export a reload refused, and its manifest's identity: not read again meanwhile
+        self._refused = None
 
     @classmethod
     def open(cls, path, verify=CHECKSUMS):
@@ -264,7 +267,9 @@ class ExportReader(object):
     def reload(self):
         """Follows the pointer again; when it names another export, opens and checks it
         completely, then makes it current. A new export that cannot be opened leaves the current
-        one in service, is logged (warning) and reported to the listeners (``failed``).
+        one in service, is logged (warning) and reported to the listeners (``failed``) once: it is
+        not read again (every poll of ``follow``) until the pointer names another export or its
+        manifest changes.
 
         Returns whether the reader switched to another export. Raises ValueError when closed.
         """
@@ -273,15 +278,21 @@ class ExportReader(object):
                 raise ValueError("the reader of %s is closed" % self._path)
             old = self._current
             directory = self._path
+            attempt = None
             try:
                 directory = _pointer.resolve(self._path)
                 if _same(directory, old.directory):
                     return False
+                attempt = (directory, _manifest_stamp(directory))
+                if attempt == self._refused:
+                    return False  # refused already, its manifest the same: heard once
                 new = MappedExport.open(directory, self._verify)
             except FlatdumpReaderError as e:
+                self._refused = attempt
                 log.warning("reload of %s failed, %s stays current: %s", self._path, old.id, e)
                 self._tell("failed", directory, old.id, e)
                 return False
+            self._refused = None
             with self._state:
                 self._current = new
             old.release()
@@ -299,6 +310,7 @@ class ExportReader(object):
         if not interval > 0:
             raise ValueError("the interval must be positive, got %r" % (interval,))
         following = Following(self, interval)
+        self._followers.append(following)
         following._thread.start()
         return following
 
@@ -307,13 +319,15 @@ class ExportReader(object):
         return self._closed
 
     def close(self):
-        """Gives up the reader's hold on the current export. Idempotent."""
+        """Gives up the reader's hold on the current export and stops its followers. Idempotent."""
         with self._reloading:
             with self._state:
                 if self._closed:
                     return
                 self._closed = True
             self._current.release()
+        for following in list(self._followers):
+            following.close()
 
     def __enter__(self):
         return self
@@ -355,6 +369,10 @@ class Following(object):
     def close(self):
         """Stops following; a reload under way completes first. Idempotent."""
         self._stop.set()
+        try:
+            self._reader._followers.remove(self)
+        except ValueError:
+            pass  # closed before
         if self._thread is not threading.current_thread():
             self._thread.join()
 
@@ -379,6 +397,15 @@ def _open_current(path, verify):
             if directory == path or os.path.isdir(directory) or attempt == _POINTER_ATTEMPTS:
                 raise
         attempt += 1
+
+
+def _manifest_stamp(directory):
+    """The identity of ``directory``'s manifest (inode, modification time, size), or None."""
+    try:
+        st = os.stat(os.path.join(directory, "manifest.json"))
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def _same(a, b):

@@ -140,3 +140,26 @@ def test_sizes_only_checks_size_and_identifier_and_reads_a_corrupt_byte_as_data(
         flatdump_reader.open(export, verify=flatdump_reader.SIZES)
     with pytest.raises(ValueError, match="verify"):
         flatdump_reader.open(export, verify="none")
+
+
+def test_a_refused_export_is_not_read_again_until_the_pointer_or_its_manifest_changes(
+        generations, tmp_path):
+    g0, g1, g2 = generations[0], generations[1], generations[2]
+    out = str(tmp_path / "out")
+    publish(out, g0.export_dir(), "p0", keep=3)
+    heard = Heard()
+    with flatdump_reader.open(out) as reader:
+        reader.add_listener(heard)
+        broken = publish(out, g1.export_dir(), "p1", keep=3)
+        flip_bit(first_shard(broken))
+        for _ in range(3):  # every poll of a follower
+            assert reader.reload() is False
+        assert len(heard.failures) == 1
+        manifest = os.path.join(broken, "manifest.json")
+        st = os.stat(manifest)
+        os.utime(manifest, ns=(st.st_atime_ns, st.st_mtime_ns + 5 * 10**9))
+        assert reader.reload() is False
+        assert len(heard.failures) == 2, "a changed manifest is tried again"
+        publish(out, g2.export_dir(), "p2", keep=3)
+        assert reader.reload() is True
+        assert reader.current_id == "p2"

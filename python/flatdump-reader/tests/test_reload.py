@@ -171,3 +171,14 @@ def test_follow_reloads_by_itself_until_closed(generations, tmp_path):
         with reader.follow(0.05) as again:
             assert again is not following
         reader.close()
+
+
+def test_closing_the_reader_ends_its_followers_at_once(generations, tmp_path):
+    out = str(tmp_path / "out")
+    publish(out, generations[0].export_dir(), "p0", keep=3)
+    reader = flatdump_reader.open(out)
+    following = reader.follow(600)
+    assert following._thread.is_alive()
+    reader.close()
+    following._thread.join(5)
+    assert not following._thread.is_alive(), "the follower outlives its closed reader"

@@ -17,8 +17,9 @@ import java.util.Objects;
  * @param shard the shard index for data files, else null
  * @param records records in the file for data files, rejects for the rejects file, else null
  * @param firstKey for a shard whose records have a key ({@link Manifest.Lookup}) and that holds at
- *     least one: its first record's key, a {@link String} or a {@link Long}; else null (and absent
- *     from the manifest)
+ *     least one: its first record's key, a {@link String} or a {@link Long} (a {@link
+ *     java.math.BigInteger} for a {@code ulong} of 2^63 or more); else null (and absent from the
+ *     manifest)
  * @param lastKey its last record's key, likewise
  */
 public record ArtifactFile(
@@ -56,13 +57,24 @@ public record ArtifactFile(
     return new ArtifactFile(name, format, bytes, sha256, shard, records, first, last);
   }
 
-  /** A key as the manifest holds it: a string, or an integer as a Long (JSON reads back ints). */
+  /**
+   * A key as the manifest holds it: a string, or an integer as a Long (JSON reads back ints), or a
+   * BigInteger for a {@code ulong} of 2^63 or more.
+   */
   private static Object key(Object key, String what) {
     if (key == null || key instanceof String || key instanceof Long) {
       return key;
     }
     if (key instanceof Integer || key instanceof Short || key instanceof Byte) {
       return ((Number) key).longValue();
+    }
+    if (key instanceof java.math.BigInteger big) {
+      if (big.bitLength() < 64) {
+        return big.longValue();
+      }
+      if (big.signum() > 0 && big.bitLength() == 64) {
+        return big; // a ulong of 2^63 or more
+      }
     }
     throw new IllegalArgumentException(what + " is neither a string nor an integer: " + key);
   }

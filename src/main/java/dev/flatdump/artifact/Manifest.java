@@ -85,7 +85,8 @@ public record Manifest(
    * root table's records vector and the records' {@code (key)} field, each by name and vtable
    * offset. Each shard's entry then holds its first and last key ({@link ArtifactFile#firstKey}).
    * Within a shard the records are in strictly increasing key order (strings by their UTF-8 bytes
-   * compared unsigned, integers by value), and the shards' ranges follow each other in that order.
+   * compared unsigned, integers by value); the shards' ranges follow each other in that order when
+   * every {@code _id} has one BSON type (the order is enforced within a shard only).
    *
    * @param keyType {@code string}, or the integer kind in the schema's words ({@code byte} ...
    *     {@code ulong})

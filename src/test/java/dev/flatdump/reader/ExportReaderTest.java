@@ -225,6 +225,62 @@ class ExportReaderTest {
     }
 
     @Test
+    void aRefusedExportIsNotOpenedAgainUntilThePointerOrItsManifestChanges(@TempDir Path out)
+        throws Exception {
+      PublishedExports.publish(out, "2026-01-01-1", 2);
+      List<String> failures = new CopyOnWriteArrayList<>();
+      try (ExportReader reader = ExportReader.open(out)) {
+        reader.addListener(
+            new ReloadListener() {
+              @Override
+              public void failed(Path dir, String currentId, ReaderException cause) {
+                failures.add(cause.getMessage());
+              }
+            });
+        Path broken = PublishedExports.publish(out, "2026-01-01-2", 2);
+        ExportCheckFixtures.flipBit(broken.resolve("organizations-00000.fb"));
+        assertThat(reader.reload()).isFalse();
+        // every poll of a follower: the refused export is not read (and checked) again
+        assertThat(reader.reload()).isFalse();
+        assertThat(reader.reload()).isFalse();
+        assertThat(failures).hasSize(1);
+
+        Path manifest = broken.resolve("manifest.json");
+        Files.setLastModifiedTime(
+            manifest,
+            java.nio.file.attribute.FileTime.fromMillis(
+                Files.getLastModifiedTime(manifest).toMillis() + 5_000));
+        assertThat(reader.reload()).isFalse();
+        assertThat(failures).as("a changed manifest is tried again").hasSize(2);
+
+        PublishedExports.publish(out, "2026-01-01-3", 2);
+        assertThat(reader.reload()).isTrue();
+        assertThat(reader.currentId()).isEqualTo("2026-01-01-3");
+      }
+    }
+
+    @Test
+    void closingTheReaderEndsItsFollowersAtOnce(@TempDir Path out) throws Exception {
+      PublishedExports.publish(out, "2026-01-01-1", 2);
+      ExportReader reader = ExportReader.open(out);
+      reader.follow(java.time.Duration.ofMinutes(10));
+      String name = "flatdump-reader-follow " + out.getFileName();
+      assertThat(followers(name)).isOne();
+      reader.close();
+      long deadline = System.nanoTime() + 5_000_000_000L;
+      while (followers(name) > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(followers(name)).as("the follower thread outlives its closed reader").isZero();
+    }
+
+    private static long followers(String name) {
+      return Thread.getAllStackTraces().keySet().stream()
+          .filter(t -> t.isAlive() && t.getName().equals(name))
+          .count();
+    }
+
+    @Test
     void keepsTheOldExportWhenThePointerNamesNothing(@TempDir Path out) throws Exception {
       PublishedExports.publish(out, "2026-01-01-1", 2);
       List<String> failures = new CopyOnWriteArrayList<>();

@@ -65,8 +65,9 @@ final class KeyedExports {
   }
 
   /**
-   * Publishes into {@code out} as {@code name} an export of one record per key, in the given order
-   * (key order), record {@code i} with {@code tag} {@code tags.get(i)} and {@code n} = i.
+   * Publishes into {@code out} as {@code name} an export of one record per key (a string, a long,
+   * or the {@code _id}'s BSON value itself), in the given order (key order), record {@code i} with
+   * {@code tag} {@code tags.get(i)} and {@code n} = i.
    */
   Path publish(Path out, String name, int keep, List<?> keys, List<String> tags) {
     Path staging = out.resolve(".flatdump").resolve("staging-" + name);
@@ -87,7 +88,11 @@ final class KeyedExports {
             1024);
     for (int i = 0; i < keys.size(); i++) {
       BsonValue id =
-          keys.get(i) instanceof String s ? new BsonString(s) : new BsonInt64((Long) keys.get(i));
+          keys.get(i) instanceof BsonValue v
+              ? v
+              : keys.get(i) instanceof String s
+                  ? new BsonString(s)
+                  : new BsonInt64((Long) keys.get(i));
       BsonDocument doc =
           new BsonDocument("_id", id)
               .append("tag", new BsonString(tags.get(i)))

@@ -136,6 +136,40 @@ class LookupByKeyTest {
   }
 
   @Test
+  void aManifestWhoseKeyRangeIsNotItsShardsIsRefusedNotServedWithMisses(@TempDir Path dir)
+      throws Exception {
+    KeyedExports exports = new KeyedExports(dir, "string", 2048);
+    List<String> keys = stringKeys(400, 43);
+    Path out = dir.resolve("out");
+    Path e1 = exports.publish(out, "e1", 2, keys, keys);
+    Path manifest = e1.resolve("manifest.json");
+    String text = java.nio.file.Files.readString(manifest);
+    // the first shard's last key one record too early: its last record would never be found
+    String lastKey;
+    try (ExportReader reader = ExportReader.open(out);
+        Snapshot s = reader.snapshot()) {
+      assertThat(s.shardCount()).isGreaterThan(1);
+      lastKey = (String) s.manifest().shards().get(0).lastKey();
+    }
+    String early = keys.get(keys.indexOf(lastKey) - 1);
+    String json = tools.jackson.databind.json.JsonMapper.shared().writeValueAsString(lastKey);
+    int at = text.indexOf(json);
+    assertThat(at).isPositive();
+    java.nio.file.Files.writeString(
+        manifest,
+        text.substring(0, at)
+            + tools.jackson.databind.json.JsonMapper.shared().writeValueAsString(early)
+            + text.substring(at + json.length()));
+    for (ExportReader.Verify verify : ExportReader.Verify.values()) {
+      assertThatThrownBy(() -> ExportReader.open(out, verify).close())
+          .as("%s", verify)
+          .isInstanceOf(ReaderException.class)
+          .hasMessageContaining("-00000.fb")
+          .hasMessageContaining("the manifest says");
+    }
+  }
+
+  @Test
   void theManifestListsEachShardsFirstAndLastKey(@TempDir Path dir) throws Throwable {
     KeyedExports exports = new KeyedExports(dir, "string", 2048);
     List<String> keys = stringKeys(400, 41);
@@ -220,6 +254,64 @@ class LookupByKeyTest {
           assertThat(s.locate(-1L)).as("-1 is no uint: unsigned, past every key").isEqualTo(-1);
         }
         assertThatThrownBy(() -> s.locate("1")).isInstanceOf(IllegalArgumentException.class);
+      }
+    }
+  }
+
+  @Test
+  void ulongKeysFromTwoToTheSixtyThreeUpAreListedUnsignedAndFound(@TempDir Path dir)
+      throws Exception {
+    KeyedExports exports = new KeyedExports(dir, "ulong", 1024);
+    // a ulong _id of 2^63 or more comes from an integral double (or a timestamp)
+    List<Object> keys = new ArrayList<>();
+    List<Long> values = new ArrayList<>();
+    for (long k = 0; k < 60; k++) {
+      keys.add(k);
+      values.add(k);
+    }
+    for (int k = 0; k < 60; k++) {
+      double d = 9.3e18 + k * 1e17; // 9.3e18 .. 1.52e19: past 2^63 (about 9.22e18)
+      keys.add(new org.bson.BsonDouble(d));
+      values.add(new java.math.BigDecimal(d).toBigInteger().longValue());
+    }
+    Path out = dir.resolve("out");
+    Path e1 = exports.publish(out, "e1", 2, keys, keys.stream().map(k -> "t" + k).toList());
+    tools.jackson.databind.JsonNode files =
+        tools.jackson.databind.json.JsonMapper.shared()
+            .readTree(e1.resolve("manifest.json").toFile())
+            .get("files");
+    java.math.BigInteger lastKey = null;
+    for (tools.jackson.databind.JsonNode f : files) {
+      if (f.has("lastKey")) {
+        assertThat(f.get("firstKey").bigIntegerValue()).as("%s", f).isNotNegative();
+        lastKey = f.get("lastKey").bigIntegerValue();
+      }
+    }
+    assertThat(lastKey)
+        .as("JSON integers are the keys' values: a ulong is never negative")
+        .isEqualTo(new java.math.BigInteger(Long.toUnsignedString(values.get(values.size() - 1))));
+    try (ExportReader reader = ExportReader.open(out);
+        Snapshot s = reader.snapshot()) {
+      assertThat(s.shardCount()).isGreaterThan(2);
+      for (long v : values) {
+        assertThat(s.locate(v)).as("locate(%s)", Long.toUnsignedString(v)).isNotEqualTo(-1);
+      }
+      assertThat(s.locate(-1L)).isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void anEmptyKeyedExportOpensAndFindsNothing(@TempDir Path dir) {
+    for (String type : List.of("string", "long")) {
+      KeyedExports exports = new KeyedExports(dir.resolve(type), type, 1024);
+      Path out = dir.resolve(type).resolve("out");
+      exports.publish(out, "e1", 2, List.of(), List.of());
+      for (ExportReader.Verify verify : ExportReader.Verify.values()) {
+        try (ExportReader reader = ExportReader.open(out, verify);
+            Snapshot s = reader.snapshot()) {
+          assertThat(s.records()).isZero();
+          assertThat(type.equals("string") ? s.locate("a") : s.locate(0L)).isEqualTo(-1);
+        }
       }
     }
   }

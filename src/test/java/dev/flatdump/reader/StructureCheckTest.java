@@ -61,6 +61,32 @@ class StructureCheckTest {
   }
 
   @Test
+  void aDamagedBinarySchemaIsRefusedOrChecksWithoutThrowing(@TempDir Path dir) throws Exception {
+    ExportCheckFixtures.export(dir);
+    byte[] bfbs = Files.readAllBytes(dir.resolve("organizations.bfbs"));
+    byte[] shard = Files.readAllBytes(dir.resolve("organizations-00000.fb"));
+    for (int at = 0; at < bfbs.length; at++) {
+      for (int bit = 0; bit < 8; bit++) {
+        byte[] damaged = bfbs.clone();
+        damaged[at] ^= (byte) (1 << bit);
+        BinarySchema schema;
+        try {
+          schema = BinarySchema.read(le(damaged));
+        } catch (ReaderException refused) {
+          continue;
+        } catch (RuntimeException e) {
+          throw new AssertionError("bit " + bit + " of byte " + at + ": read threw " + e, e);
+        }
+        try {
+          new StructureCheck(schema).check(le(shard)); // a verdict, whatever it is
+        } catch (RuntimeException e) {
+          throw new AssertionError("bit " + bit + " of byte " + at + ": check threw " + e, e);
+        }
+      }
+    }
+  }
+
+  @Test
   void genericRecordsReadWhatTheAppsPlanReads(@TempDir Path out) throws Exception {
     PublishedExports.publish(out, "2026-01-01-1", 2);
     try (ExportReader reader = ExportReader.open(out);

@@ -133,9 +133,46 @@ public final class BinarySchema {
       if (root == null) {
         throw new ReaderException("the binary schema's root table is not among its objects");
       }
+      requireIndices(objects, enums);
       return new BinarySchema(List.copyOf(objects), List.copyOf(enums), root);
     } catch (IndexOutOfBoundsException e) {
       throw new ReaderException("not a binary schema: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Every object a field names (a table, a struct, a vector's element) and every enum or union it
+   * names is one of the schema's, and every union member's object too: what reads the schema then
+   * indexes its lists without checking.
+   */
+  private static void requireIndices(List<ObjectType> objects, List<EnumType> enums) {
+    for (ObjectType o : objects) {
+      for (Field f : o.fields()) {
+        Type t = f.type();
+        boolean object = t.base() == OBJ || t.element() == OBJ;
+        boolean union = t.base() == UNION || t.element() == UNION;
+        int count = object ? objects.size() : enums.size();
+        if ((object || union) ? t.index() < 0 || t.index() >= count : t.index() >= count) {
+          throw new ReaderException(
+              "not a binary schema: "
+                  + o.name()
+                  + "."
+                  + f.name()
+                  + " names "
+                  + (object ? "object " : "enum ")
+                  + t.index()
+                  + " of "
+                  + count);
+        }
+      }
+    }
+    for (EnumType e : enums) {
+      for (Integer member : e.members().values()) {
+        if (member >= objects.size()) {
+          throw new ReaderException(
+              "not a binary schema: union " + e.name() + " names object " + member);
+        }
+      }
     }
   }
 
@@ -228,7 +265,11 @@ public final class BinarySchema {
       return "";
     }
     int s = f + bb.getInt(f);
-    byte[] bytes = new byte[bb.getInt(s)];
+    int length = bb.getInt(s);
+    if (length < 0 || length > bb.limit() - s - 4) {
+      throw new IndexOutOfBoundsException("a string of " + length + " bytes at byte " + s);
+    }
+    byte[] bytes = new byte[length];
     bb.get(s + 4, bytes);
     return new String(bytes, StandardCharsets.UTF_8);
   }

@@ -48,8 +48,9 @@ public record ExportManifest(
    * @param bytes its size in bytes
    * @param sha256 its SHA-256, lowercase hex
    * @param records the records it holds
-   * @param firstKey its first record's key (a {@link String} or a {@link Long}) when the records
-   *     have a key and the shard holds any, else null
+   * @param firstKey its first record's key (a {@link String} or a {@link Long}; a {@code ulong} key
+   *     of 2^63 or more as the Long of the same 64 bits, which the reader compares unsigned) when
+   *     the records have a key and the shard holds any, else null
    * @param lastKey its last record's key, likewise
    */
   public record Shard(
@@ -163,6 +164,7 @@ public record ExportManifest(
     Map<?, ?> schema = object(root.get("schema"), "schema");
     List<Shard> shards = new ArrayList<>();
     List<?> files = list(root.get("files"), "files");
+    boolean ulong = schema.get("lookup") instanceof Map<?, ?> l && "ulong".equals(l.get("keyType"));
     String binary = string(schema.get("binary"), "schema.binary");
     String binarySha256 = null;
     for (int i = 0; i < files.size(); i++) {
@@ -185,8 +187,8 @@ public record ExportManifest(
               number(f.get("bytes"), where + ".bytes"),
               string(f.get("sha256"), where + ".sha256"),
               number(f.get("records"), where + ".records"),
-              f.get("firstKey"),
-              f.get("lastKey")));
+              key(f.get("firstKey"), ulong, where + ".firstKey"),
+              key(f.get("lastKey"), ulong, where + ".lastKey")));
     }
     Object identifier = schema.get("fileIdentifier");
     Lookup lookup = null;
@@ -200,7 +202,9 @@ public record ExportManifest(
               string(l.get("keyField"), "schema.lookup.keyField"),
               string(l.get("keyType"), "schema.lookup.keyType"),
               (int) number(l.get("keyVoffset"), "schema.lookup.keyVoffset"),
-              keyDefault == null ? 0 : number(keyDefault, "schema.lookup.keyDefault"));
+              keyDefault == null
+                  ? 0
+                  : number(key(keyDefault, ulong, "schema.lookup.keyDefault"), "keyDefault"));
       for (Shard s : shards) {
         if (s.records() > 0
             && (s.firstKey() == null || (s.firstKey() instanceof String) != lookup.stringKey())) {
@@ -216,6 +220,20 @@ public record ExportManifest(
         identifier == null ? null : string(identifier, "schema.fileIdentifier"),
         shards,
         lookup);
+  }
+
+  /**
+   * A key as JSON gives it; a {@code ulong} of 2^63 or more (a {@link java.math.BigInteger}) as the
+   * Long of its 64 bits.
+   */
+  private static Object key(Object value, boolean ulong, String what) {
+    if (value instanceof java.math.BigInteger big) {
+      if (ulong && big.signum() > 0 && big.bitLength() <= 64) {
+        return big.longValue();
+      }
+      throw new IllegalArgumentException(what + " is out of range: " + big);
+    }
+    return value;
   }
 
   private static Map<?, ?> object(Object value, String what) {

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -36,6 +38,11 @@ public final class ExportReader implements AutoCloseable {
   private final AtomicReference<Snapshot> current;
 
   private final List<ReloadListener> listeners = new CopyOnWriteArrayList<>();
+  private final List<Follower> followers = new CopyOnWriteArrayList<>();
+
+  /** The last export a reload refused, so that polls do not read it again; under reloading. */
+  private Refused refused;
+
   private final Object reloading = new Object();
   private volatile boolean closed;
 
@@ -133,7 +140,8 @@ public final class ExportReader implements AutoCloseable {
   /**
    * Follows the pointer again; when it names another export, opens and checks it completely, then
    * makes it current. A new export that cannot be opened leaves the current one in service and is
-   * reported to the listeners ({@link ReloadListener#failed}).
+   * reported to the listeners ({@link ReloadListener#failed}) once: it is not read again (every
+   * poll of {@link #follow}) until the pointer names another export or its manifest changes.
    *
    * @return whether the reader switched to another export
    */
@@ -153,13 +161,19 @@ public final class ExportReader implements AutoCloseable {
         fail(path, old.id(), e);
         return false;
       }
+      Refused attempt = new Refused(dir, Refused.stamp(dir));
+      if (attempt.equals(refused)) {
+        return false; // refused already, and its manifest is the same: heard once by the listeners
+      }
       MappedExport next;
       try {
         next = MappedExport.open(dir, verify);
       } catch (ReaderException e) {
+        refused = attempt;
         fail(dir, old.id(), e);
         return false;
       }
+      refused = null;
       current.set(new Snapshot(next));
       old.close();
       for (ReloadListener l : listeners) {
@@ -188,6 +202,7 @@ public final class ExportReader implements AutoCloseable {
       throw new IllegalArgumentException("the interval must be positive, got " + interval);
     }
     Follower f = new Follower(this, path, interval);
+    followers.add(f);
     Thread t = new Thread(f, "flatdump-reader-follow " + path.getFileName());
     t.setDaemon(true);
     t.start();
@@ -316,6 +331,7 @@ public final class ExportReader implements AutoCloseable {
     @Override
     public void close() {
       stopped = true;
+      reader.followers.remove(this);
       closeWatch();
       synchronized (sleep) {
         sleep.notifyAll();
@@ -323,13 +339,33 @@ public final class ExportReader implements AutoCloseable {
     }
   }
 
-  /** Gives up the reader's hold on the current export. Idempotent. */
+  /** Gives up the reader's hold on the current export and stops its followers. Idempotent. */
   @Override
   public void close() {
     synchronized (reloading) {
       if (!closed) {
         closed = true;
         current.get().close();
+      }
+    }
+    for (Follower f : followers) {
+      f.close();
+    }
+  }
+
+  /**
+   * An export a reload refused, with its manifest's identity (file key, modification time, size;
+   * null when it is missing): the same directory with the same manifest is not opened again.
+   */
+  private record Refused(Path dir, List<Object> manifest) {
+    static List<Object> stamp(Path dir) {
+      try {
+        BasicFileAttributes a =
+            Files.readAttributes(dir.resolve(ExportManifest.FILE_NAME), BasicFileAttributes.class);
+        FileTime modified = a.lastModifiedTime();
+        return java.util.Arrays.asList(a.fileKey(), modified, a.size());
+      } catch (IOException e) {
+        return null;
       }
     }
   }

@@ -77,6 +77,73 @@ final class KeyIndex {
     return ByteBuffer.wrap(((String) key).getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * Null when each shard's records vector holds the manifest's count of records and, when it holds
+   * any, its first and last records have the manifest's {@code firstKey} and {@code lastKey}; else
+   * what differs, naming the shard. A range that is not the shard's own would make lookups miss
+   * records silently, whatever the checksums say (the manifest has none of its own).
+   */
+  String mismatch(List<ExportManifest.Shard> list) {
+    for (int s = 0; s < shards.length; s++) {
+      ExportManifest.Shard shard = list.get(s);
+      ByteBuffer bb = shards[s];
+      try {
+        int field = field(bb, bb.getInt(0), lookup.recordsVoffset());
+        int vector = field == 0 ? 0 : field + bb.getInt(field);
+        long n = vector == 0 ? 0 : bb.getInt(vector) & 0xffff_ffffL;
+        if (n != shard.records()) {
+          return shard.name() + " holds " + n + " records, the manifest says " + shard.records();
+        }
+        if (n == 0) {
+          continue;
+        }
+        Object first = key(bb, vector, 0);
+        Object last = key(bb, vector, (int) n - 1);
+        if (!first.equals(shard.firstKey()) || !last.equals(shard.lastKey())) {
+          return shard.name()
+              + "'s keys run from "
+              + first
+              + " to "
+              + last
+              + ", the manifest says from "
+              + shard.firstKey()
+              + " to "
+              + shard.lastKey();
+        }
+      } catch (IndexOutOfBoundsException e) {
+        return shard.name()
+            + " is not a FlatBuffer of the manifest's lookup ("
+            + lookup.recordsField()
+            + "."
+            + lookup.keyField()
+            + "): "
+            + e.getMessage();
+      }
+    }
+    return null;
+  }
+
+  /** Record {@code i}'s key: its string, or its integer (the default when absent). */
+  private Object key(ByteBuffer bb, int vector, int i) {
+    int element = vector + 4 + 4 * i;
+    int table = element + bb.getInt(element);
+    int p = field(bb, table, lookup.keyVoffset());
+    if (!lookup.stringKey()) {
+      return p == 0 ? lookup.keyDefault() : integer(bb, p);
+    }
+    if (p == 0) {
+      return "";
+    }
+    int string = p + bb.getInt(p);
+    int length = bb.getInt(string);
+    if (length < 0 || length > bb.limit() - string - 4) {
+      throw new IndexOutOfBoundsException("a key string of " + length + " bytes at byte " + string);
+    }
+    byte[] bytes = new byte[length];
+    bb.get(string + 4, bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
   /** Shard {@code s}'s shared view. */
   ByteBuffer shard(int s) {
     return shards[s];

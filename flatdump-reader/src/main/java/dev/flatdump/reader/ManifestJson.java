@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * A minimal JSON parser, for {@code manifest.json} only: objects become {@link Map}s (in order),
- * arrays {@link List}s, strings {@link String}s, integers {@link Long}s, other numbers {@link
+ * arrays {@link List}s, strings {@link String}s, integers {@link Long}s (or {@link
+ * java.math.BigInteger}s beyond a long's range: a {@code ulong} key), other numbers {@link
  * Double}s, {@code true}/{@code false} {@link Boolean}s and {@code null} null. Strict RFC 8259
  * syntax; an error says at which character. Stateless apart from one parse.
  */
@@ -169,7 +170,11 @@ final class ManifestJson {
     }
     String n = text.substring(start, pos);
     try {
-      return integral ? (Object) Long.parseLong(n) : (Object) Double.parseDouble(n);
+      if (!integral) {
+        return Double.parseDouble(n);
+      }
+      java.math.BigInteger big = new java.math.BigInteger(n);
+      return big.bitLength() < 64 ? (Object) big.longValue() : big;
     } catch (NumberFormatException e) {
       pos = start;
       throw error("a bad number '" + n + "'");

@@ -76,7 +76,13 @@ final class MappedExport {
       maps.forEach(Unmapper::unmap);
       throw e;
     }
-    return new MappedExport(dir, manifest, maps);
+    MappedExport export = new MappedExport(dir, manifest, maps);
+    String mismatch = export.keys == null ? null : export.keys.mismatch(manifest.shards());
+    if (mismatch != null) {
+      maps.forEach(Unmapper::unmap);
+      throw new ReaderException(dir + java.io.File.separator + mismatch);
+    }
+    return export;
   }
 
   /** The export's binary schema, its SHA-256 checked against the manifest's. */

@@ -61,7 +61,10 @@ public final class ShardKeys {
     return at + bb.getInt(at);
   }
 
-  /** The key of the record at {@code table}: its string, or its integer (the default if absent). */
+  /**
+   * The key of the record at {@code table}: its string, or its integer (the default if absent), a
+   * {@code ulong} of 2^63 or more as a {@link java.math.BigInteger}.
+   */
   private static Object key(ByteBuffer bb, int table, FieldPlan key) {
     int p = RecordsBuffer.fieldPosition(bb, table, key.slot());
     if (key.kind() == FieldKind.STRING) {
@@ -70,6 +73,11 @@ public final class ShardKeys {
       }
       return RecordsBuffer.string(bb, p);
     }
-    return p == 0 ? key.defaultInteger() : RecordsBuffer.integer(bb, key.kind(), p);
+    long value = p == 0 ? key.defaultInteger() : RecordsBuffer.integer(bb, key.kind(), p);
+    if (key.kind() == FieldKind.ULONG && value < 0) {
+      // 2^63 or more: the manifest's JSON integer is the value, not its signed 64 bits
+      return new java.math.BigInteger(Long.toUnsignedString(value));
+    }
+    return value;
   }
 }
