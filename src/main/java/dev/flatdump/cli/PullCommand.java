@@ -73,7 +73,7 @@ public final class PullCommand implements Callable<Integer> {
       names = "--watch",
       paramLabel = "SECONDS",
       description =
-          "Keep running: read CURRENT every SECONDS (decimals allowed, at least 0.1) and pull each"
+          "Keep running: read CURRENT every SECONDS (0.1 to 86400, decimals allowed) and pull each"
               + " new export, until stopped (SIGTERM or Ctrl-C). A failed pull is reported and"
               + " tried again at the next poll; the local current export stays meanwhile.")
   private String watch;

@@ -87,6 +87,55 @@ class KeyedRecordsIT {
   }
 
   /**
+   * {@code _id}s of two types in partitions: which documents are out of the key's order depends on
+   * where shards and partitions begin (each partition writes its own shards), and {@code verify}
+   * follows the export's shards to expect exactly the rejects the export made.
+   */
+  @Test
+  void mixedIdTypesInPartitionsRejectWhatVerifyExpects(
+      MongoServer server, MongoDatabase db, @TempDir Path dir) throws Exception {
+    List<BsonDocument> docs = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      docs.add(
+          new BsonDocument("_id", new BsonString("x" + (1000 + i))).append("n", new BsonInt32(i)));
+    }
+    for (int i = 0; i < 400; i++) {
+      docs.add(
+          new BsonDocument("_id", new BsonObjectId(new ObjectId(i + 1000, i)))
+              .append("n", new BsonInt32(i)));
+    }
+    db.getCollection("mixedparts", BsonDocument.class).insertMany(docs);
+    Path schema = Files.writeString(dir.resolve("s.fbs"), STRING_KEY);
+    for (String partitions : List.of("1", "4")) {
+      Path out = dir.resolve("mixed-" + partitions);
+      CliRun export =
+          ExportCommandIT.export(
+              server,
+              db,
+              "mixedparts",
+              out,
+              "--schema",
+              schema.toString(),
+              "--strict",
+              "--compress",
+              "none",
+              "--shard-size",
+              "4KiB",
+              "--max-rejects",
+              "none",
+              "--partitions",
+              partitions);
+      assertThat(export.exitCode()).as(export.toString()).isEqualTo(3);
+      Manifest m = Manifest.read(ExportCommandIT.exported(out).resolve(Manifest.FILE_NAME));
+      assertThat(m.counts().rejected()).as("partitions %s", partitions).isPositive();
+      CliRun verify = ExportCommandIT.verify(server, db, "mixedparts", out);
+      assertThat(verify.exitCode()).as("partitions %s: %s", partitions, verify).isZero();
+      CliRun check = CliRun.of("check", out.toString());
+      assertThat(check.exitCode()).as(check.toString()).isZero();
+    }
+  }
+
+  /**
    * The reader finds every exported record by its {@code _id} (an ObjectId by its hex), in the
    * shard whose manifest range holds it, and nothing for an id no document has.
    */
