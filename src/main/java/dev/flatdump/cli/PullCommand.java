@@ -75,7 +75,8 @@ public final class PullCommand implements Callable<Integer> {
       description =
           "Keep running: read CURRENT every SECONDS (0.1 to 86400, decimals allowed) and pull each"
               + " new export, until stopped (SIGTERM or Ctrl-C). A failed pull is reported and"
-              + " tried again at the next poll; the local current export stays meanwhile.")
+              + " tried again later, after a wait that doubles with each failure in a row (up to"
+              + " an hour); the local current export stays meanwhile.")
   private String watch;
 
   @Option(

@@ -211,7 +211,9 @@ public final class ExportPuller implements AutoCloseable {
   /**
    * Pulls, then pulls again every {@code interval}, until {@link #stop()}: each new export {@code
    * CURRENT} names is pulled and published. A pull that fails is reported to {@code failed} and the
-   * local current export stays; the next poll tries again.
+   * local current export stays; the next poll tries again, after a wait that doubles with each
+   * failure in a row ({@link #retryAfter}), so that an export that stays corrupt in the bucket is
+   * not downloaded again at every poll.
    *
    * @param pulled hears every pull that published an export
    */
@@ -219,9 +221,11 @@ public final class ExportPuller implements AutoCloseable {
     if (interval.isNegative() || interval.isZero()) {
       throw new IllegalArgumentException("watch interval must be positive, got " + interval);
     }
+    int failures = 0;
     while (!stop.stopped()) {
       try {
         Pulled p = pull();
+        failures = 0;
         if (p.published()) {
           pulled.accept(p);
         }
@@ -229,12 +233,36 @@ public final class ExportPuller implements AutoCloseable {
         if (e.stopped()) {
           return;
         }
+        failures++;
         failed.accept(e);
       }
-      if (stop.await(interval)) {
+      if (stop.await(retryAfter(interval, failures))) {
         return;
       }
     }
+  }
+
+  /** The longest wait between two pulls after failures: an hour, or the interval if longer. */
+  static final Duration MAX_RETRY_WAIT = Duration.ofHours(1);
+
+  /**
+   * How long {@link #watch} waits after {@code failures} failed pulls in a row: the interval, then
+   * twice it, four times, ..., up to {@link #MAX_RETRY_WAIT} (or the interval, if longer).
+   */
+  static Duration retryAfter(Duration interval, int failures) {
+    Duration wait = interval;
+    for (int i = 0; i < failures && wait.compareTo(MAX_RETRY_WAIT) < 0; i++) {
+      wait = wait.multipliedBy(2);
+    }
+    return failures == 0 ? interval : max(interval, min(wait, MAX_RETRY_WAIT));
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   /**
