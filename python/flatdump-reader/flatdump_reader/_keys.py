@@ -65,8 +65,9 @@ class ShardRecords(object):
         return buf[s + 4:s + 4 + n]
 
     def find(self, key):
-        """The index of the record whose key is ``key`` (normalized), else -1. The records are in
-        strictly increasing key order: bytes compare as memcmp does, shorter first."""
+        """The index of a record whose key is ``key`` (normalized), else -1. The records are in key
+        order (strictly for a key on ``_id``'s field; equal keys may sit side by side otherwise):
+        bytes compare as memcmp does, shorter first."""
         lo, hi = 0, self.count - 1
         while lo <= hi:
             mid = (lo + hi) >> 1

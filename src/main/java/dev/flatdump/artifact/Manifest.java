@@ -84,9 +84,10 @@ public record Manifest(
    * What a reader in any language needs to look records up by key without the binary schema: the
    * root table's records vector and the records' {@code (key)} field, each by name and vtable
    * offset. Each shard's entry then holds its first and last key ({@link ArtifactFile#firstKey}).
-   * Within a shard the records are in strictly increasing key order (strings by their UTF-8 bytes
-   * compared unsigned, integers by value); the shards' ranges follow each other in that order when
-   * every {@code _id} has one BSON type (the order is enforced within a shard only).
+   * Within a shard the records are in key order (strings by their UTF-8 bytes compared unsigned,
+   * integers by value), strictly for a key on {@code _id}'s field, whose shards' ranges then follow
+   * each other when every {@code _id} has one BSON type (the order is enforced within a shard
+   * only); a key on another field sorts each shard on its own, equal keys allowed.
    *
    * @param keyType {@code string}, or the integer kind in the schema's words ({@code byte} ...
    *     {@code ulong})

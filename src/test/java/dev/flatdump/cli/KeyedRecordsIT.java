@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.mongodb.client.MongoDatabase;
 import dev.flatdump.artifact.Manifest;
+import dev.flatdump.reader.BinarySchema;
 import dev.flatdump.reader.ExportManifest;
 import dev.flatdump.reader.ExportReader;
+import dev.flatdump.reader.GenericRecords;
 import dev.flatdump.reader.Snapshot;
 import dev.flatdump.testing.MongoDbExtension;
 import dev.flatdump.testing.MongoDbExtension.MongoServer;
@@ -84,6 +86,83 @@ class KeyedRecordsIT {
         .contains("\"field\": \"_id\"")
         .contains("not after the previous record's in the order of the records' key id");
     assertThat(rejected.exitCode()).isEqualTo(3);
+  }
+
+  /**
+   * A key on another field than {@code _id}'s: each shard's records are sorted by it at export
+   * (equal keys in the documents' order), whatever order the cursor gives; {@code check} finds
+   * every shard sorted, {@code verify} expects each shard sorted, and the reader finds a record for
+   * every key, in partitions too (whose shards' ranges overlap).
+   */
+  @Test
+  void aKeyOnAnotherFieldIsSortedWithinEachShard(
+      MongoServer server, MongoDatabase db, @TempDir Path dir) throws Exception {
+    List<BsonDocument> docs = new ArrayList<>();
+    for (int i = 0; i < 600; i++) {
+      String name = "n" + (i * 7919 % 450); // 450 names, some twice, in no order of the _id's
+      docs.add(
+          new BsonDocument("_id", new BsonInt32(i))
+              .append("name", new BsonString(name))
+              .append("rank", new BsonInt64((i * 104729L) % 1000 - 500)));
+    }
+    db.getCollection("named", BsonDocument.class).insertMany(docs);
+    for (String key : List.of("name", "rank")) {
+      String text =
+          "attribute \"bson\";\n"
+              + "table R { id: int (bson: \"_id\"); name: string"
+              + (key.equals("name") ? " (key)" : " (required)")
+              + "; rank: long"
+              + (key.equals("rank") ? " (key)" : "")
+              + "; }\ntable Rs { rs: [R]; }\nroot_type Rs;\n";
+      Path schema = Files.writeString(dir.resolve(key + ".fbs"), text);
+      for (String partitions : List.of("1", "3")) {
+        Path out = dir.resolve(key + "-" + partitions);
+        CliRun export =
+            ExportCommandIT.export(
+                server,
+                db,
+                "named",
+                out,
+                "--schema",
+                schema.toString(),
+                "--strict",
+                "--compress",
+                "none",
+                "--shard-size",
+                "4KiB",
+                "--partitions",
+                partitions);
+        assertThat(export.exitCode()).as(export.toString()).isZero();
+        CliRun check = CliRun.of("check", out.toString());
+        assertThat(check.exitCode()).as(check.toString()).isZero();
+        CliRun verify = ExportCommandIT.verify(server, db, "named", out);
+        assertThat(verify.exitCode()).as("%s, partitions %s: %s", key, partitions, verify).isZero();
+        try (ExportReader reader = ExportReader.open(out);
+            Snapshot s = reader.snapshot()) {
+          assertThat(s.shardCount()).isGreaterThan(2);
+          GenericRecords json =
+              GenericRecords.of(
+                  BinarySchema.read(
+                      java.nio.ByteBuffer.wrap(
+                          Files.readAllBytes(
+                              s.directory().resolve(s.manifest().binarySchemaFile())))));
+          for (BsonDocument d : docs) {
+            long at =
+                key.equals("name")
+                    ? s.locate(d.getString("name").getValue())
+                    : s.locate(d.getInt64("rank").getValue());
+            assertThat(at).as("%s of _id %s", key, d.get("_id")).isNotNegative();
+            String record = json.jsonAt(s.shard(Snapshot.shardOf(at)), Snapshot.tableOf(at));
+            assertThat(record)
+                .contains(
+                    key.equals("name")
+                        ? "\"name\":\"" + d.getString("name").getValue() + "\""
+                        : "\"rank\":" + d.getInt64("rank").getValue());
+          }
+          assertThat(key.equals("name") ? s.locate("zz") : s.locate(10_000L)).isEqualTo(-1);
+        }
+      }
+    }
   }
 
   /**

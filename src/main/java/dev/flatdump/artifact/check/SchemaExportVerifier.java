@@ -62,8 +62,11 @@ public final class SchemaExportVerifier {
   private final ExpectedRecords expected;
   private final ReflectedRecords reflected;
 
-  /** The records' {@code (key)} ({@code _id}'s field), or null. */
+  /** The records' {@code (key)}, or null. */
   private final FieldPlan key;
+
+  /** Whether the key is another field than {@code _id}'s: each shard is then sorted by it. */
+  private final boolean sorted;
 
   private final int maxDifferences;
   private final List<String> differences = new ArrayList<>();
@@ -78,6 +81,7 @@ public final class SchemaExportVerifier {
     this.expected = new ExpectedRecords(plan, strict);
     this.reflected = new ReflectedRecords(binarySchema);
     this.key = plan.record().key();
+    this.sorted = key != null && !key.bsonName().equals("_id");
     this.maxDifferences = maxDifferences;
   }
 
@@ -93,6 +97,7 @@ public final class SchemaExportVerifier {
     total = 0;
     long compared = 0;
     Records records = new Records(artifact);
+    List<Pending> pending = new ArrayList<>(); // a sorted shard's documents, until it is complete
     Object previousKey = null; // the last record's key
     boolean atShardStart = false; // whether that record ended its shard
     long index = 0;
@@ -106,6 +111,14 @@ public final class SchemaExportVerifier {
           values = expected.record(doc);
         } catch (NotFit e) {
           expectRejected(id, e.getMessage(), rejected.nextLine());
+          continue;
+        }
+        if (sorted) {
+          // the shard holds its documents sorted by the key: compare once it is complete
+          pending.add(new Pending(id, values));
+          if (records.hasNext() && pending.size() >= records.remainingInShard()) {
+            index = flush(pending, records, index);
+          }
           continue;
         }
         if (key != null
@@ -135,6 +148,7 @@ public final class SchemaExportVerifier {
         atShardStart = records.lastOfShard();
         previousKey = key == null ? null : values.get(key.name());
       }
+      index = flush(pending, records, index);
       long extra = 0;
       while (records.hasNext()) {
         records.next();
@@ -148,6 +162,36 @@ public final class SchemaExportVerifier {
       }
     }
     return new Result(compared, differences, total);
+  }
+
+  /** A document of a shard sorted by its key, waiting for the shard's others. */
+  private record Pending(BsonValue id, Map<String, Object> values) {}
+
+  /**
+   * Compares the documents of a shard sorted by the key, sorted as the export sorts them (stably),
+   * with the shard's records; returns the next record's index.
+   */
+  private long flush(List<Pending> pending, Records records, long index) {
+    pending.sort(
+        (a, b) -> compareKeys(key, a.values().get(key.name()), b.values().get(key.name())));
+    for (Pending p : pending) {
+      if (!records.hasNext()) {
+        difference(
+            "_id "
+                + Reject.idToJson(p.id())
+                + ": in MongoDB but missing from the artifact (it has only "
+                + index
+                + " records)");
+        continue;
+      }
+      compare(
+          "_id " + Reject.idToJson(p.id()) + " (record " + index++ + ")",
+          "",
+          p.values(),
+          records.next());
+    }
+    pending.clear();
+    return index;
   }
 
   /**
@@ -204,8 +248,9 @@ public final class SchemaExportVerifier {
           x.getBytes(java.nio.charset.StandardCharsets.UTF_8),
           y.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
-    long x = (Long) a;
-    long y = (Long) b;
+    // an integer key a document leaves out is the field's default in its record
+    long x = a == null ? key.defaultInteger() : ((Number) a).longValue();
+    long y = b == null ? key.defaultInteger() : ((Number) b).longValue();
     return key.kind() == dev.flatdump.encode.plan.FieldKind.ULONG
         ? Long.compareUnsigned(x, y)
         : Long.compare(x, y);
@@ -250,6 +295,11 @@ public final class SchemaExportVerifier {
         peeked = reflected.record(shards.get(shard), index);
       }
       return peeked;
+    }
+
+    /** The records left in the shard of the next one ({@link #hasNext} first). */
+    int remainingInShard() {
+      return reflected.count(shards.get(shard)) - index;
     }
 
     /** Whether the record {@link #next} returned last is the last of its shard. */

@@ -31,10 +31,15 @@ public final class ShardBuilder {
   private int[] records = new int[1024];
   private int count;
 
-  /** The records' {@code (key)} field ({@code _id}'s), or null. */
+  /** The records' {@code (key)} field, or null. */
   private final FieldPlan key;
 
   private final long absentKey;
+
+  /**
+   * Whether the key is the field of {@code _id}: the cursor's order then, else sorted at finish.
+   */
+  private final boolean keyIsId;
 
   /**
    * @param kinds what to share within each shard
@@ -68,6 +73,7 @@ public final class ShardBuilder {
     this.buffers = capBytes == 0 ? null : new CappedBuffers(capBytes);
     this.key = plan.record().key();
     this.absentKey = key == null ? 0 : KeyOrder.absentKey(plan.record(), key);
+    this.keyIsId = key != null && key.bsonName().equals("_id");
   }
 
   /**
@@ -98,7 +104,7 @@ public final class ShardBuilder {
       count = 0;
     }
     int record = encoder.encode(builder, doc, offset, length);
-    if (key != null && count > 0) {
+    if (keyIsId && count > 0) {
       requireKeyOrder(record);
     }
     if (count == records.length) {
@@ -123,6 +129,40 @@ public final class ShardBuilder {
           "not after the previous record's in the order of the records' key "
               + key.name()
               + " (MongoDB orders _id by BSON type first: give every _id one type)");
+    }
+  }
+
+  /**
+   * Sorts the open shard's records by their key, stably (equal keys keep the documents' order), as
+   * flatc's generated lookups and the reader's need: a key on another field than {@code _id}'s
+   * follows no order of the cursor's.
+   */
+  private void sortByKey() {
+    ByteBuffer bb = com.google.flatbuffers.BuilderSpace.buffer(builder);
+    mergeSort(records, new int[count], 0, count, bb, bb.capacity());
+  }
+
+  private void mergeSort(int[] a, int[] tmp, int from, int to, ByteBuffer bb, int end) {
+    if (to - from < 2) {
+      return;
+    }
+    int mid = (from + to) >>> 1;
+    mergeSort(a, tmp, from, mid, bb, end);
+    mergeSort(a, tmp, mid, to, bb, end);
+    if (KeyOrder.compareTables(bb, end - a[mid - 1], end - a[mid], key, absentKey) <= 0) {
+      return;
+    }
+    System.arraycopy(a, from, tmp, from, to - from);
+    int i = from;
+    int j = mid;
+    for (int k = from; k < to; k++) {
+      if (j >= to
+          || (i < mid
+              && KeyOrder.compareTables(bb, end - tmp[i], end - tmp[j], key, absentKey) <= 0)) {
+        a[k] = tmp[i++];
+      } else {
+        a[k] = tmp[j++];
+      }
     }
   }
 
@@ -158,6 +198,9 @@ public final class ShardBuilder {
     if (builder == null) {
       builder = new FlatBufferBuilder(1024);
       count = 0;
+    }
+    if (key != null && !keyIsId) {
+      sortByKey();
     }
     RecordsRoot.finish(builder, plan, records, count);
     ByteBuffer data = builder.dataBuffer();

@@ -100,24 +100,17 @@ final class BinarySchemaReader {
     Object record = schema.objects(recordObject);
     for (int i = 0; i < record.fieldsLength(); i++) {
       Field f = record.fields(i);
-      KeyValue bson = f.attributesByKey(BSON_ATTRIBUTE);
-      String bsonName = bson != null && bson.value() != null ? bson.value() : f.name();
       byte base = f.type().baseType();
       boolean orderable = base == 13 || (base >= 3 && base <= 10 && f.type().index() < 0);
-      if (f.key() && !f.deprecated() && !(bsonName.equals("_id") && orderable)) {
+      if (f.key() && !f.deprecated() && !orderable) {
         throw new SchemaException(
             source
                 + ": "
                 + record.name()
                 + "."
                 + f.name()
-                + " is a (key), but the records are written in _id order, not sorted by it, so"
-                + " generated lookups by key on "
-                + root.name()
-                + "."
-                + vectorsOfTables.get(0).name()
-                + " would miss them: only the field of _id may be the records' key, as a string"
-                + " or an integer (_id order is then key order)");
+                + " is a (key) of the records, which lookups by key binary-search: it must be a"
+                + " string or an integer (not an enum, a float or a bool)");
       }
     }
     reach(rootObject);

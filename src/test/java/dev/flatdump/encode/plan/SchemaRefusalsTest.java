@@ -137,14 +137,15 @@ class SchemaRefusalsTest {
   }
 
   @Test
-  void refusesAKeyOnTheRecordTableButOnTheFieldOfIdAsAStringOrAnInteger() throws IOException {
-    assertThatThrownBy(
-            () -> plan("table T { k: string (key); } table Root { rs: [T]; } root_type Root;"))
-        .isInstanceOf(SchemaException.class)
-        .hasMessageContaining(
-            "T.k is a (key), but the records are written in _id order, not sorted by it")
-        .hasMessageContaining("only the field of _id may be the records' key");
-    for (String refused : List.of("double", "E")) {
+  void takesAStringOrIntegerKeyOnTheRecordTableAndRefusesOthers() throws IOException {
+    assertThat(
+            plan("table T { k: string (key); n: int; } table Root { rs: [T]; } root_type Root;")
+                .record()
+                .key()
+                .name())
+        .as("a key on another field than _id's: each shard is sorted by it")
+        .isEqualTo("k");
+    for (String refused : List.of("double", "E", "bool")) {
       assertThatThrownBy(
               () ->
                   plan(
@@ -153,7 +154,8 @@ class SchemaRefusalsTest {
                           + " (bson: \"_id\", key); } table Root { rs: [T]; } root_type Root;"))
           .as(refused)
           .isInstanceOf(SchemaException.class)
-          .hasMessageContaining("only the field of _id may be the records' key");
+          .hasMessageContaining("T.k is a (key) of the records")
+          .hasMessageContaining("it must be a string or an integer");
     }
     for (String taken : List.of("string", "long", "int", "ulong")) {
       SchemaPlan p =
