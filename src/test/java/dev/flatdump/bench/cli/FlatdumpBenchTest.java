@@ -88,6 +88,7 @@ class FlatdumpBenchTest {
     BenchRun run = BenchRun.of();
 
     assertThat(run.exitCode()).isEqualTo(Flatdump.EXIT_USAGE);
-    assertThat(run.err()).contains("name a benchmark (codecs, cpu, export, refs) or generate");
+    assertThat(run.err())
+        .contains("name a benchmark (codecs, cpu, export, reader, refs) or generate");
   }
 }
