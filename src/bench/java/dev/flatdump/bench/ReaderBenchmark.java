@@ -151,7 +151,14 @@ public final class ReaderBenchmark {
     List<Lookups> lookups = lookups(reader, map, keys);
 
     log.accept("memory: a child JVM serving from the export while this one maps it too");
-    ReaderChild.Served child = ReaderChild.spawn(ReaderChild.Mode.EXPORT, out, keysFile, List.of());
+    ProcessMemory.Mapped[] mine = new ProcessMemory.Mapped[1];
+    ReaderChild.Served child =
+        ReaderChild.spawn(
+            ReaderChild.Mode.EXPORT,
+            out,
+            keysFile,
+            List.of(),
+            () -> mine[0] = ProcessMemory.mappedUnder(out));
     memory.add(
         new Memory(
             "child JVM: ExportReader, every key looked up (default heap)",
@@ -163,9 +170,11 @@ public final class ReaderBenchmark {
             "this JVM's mapping of the same export, meanwhile",
             -1,
             new ProcessMemory.Resident(-1, -1, -1),
-            ProcessMemory.mappedUnder(out)));
+            mine[0]));
     log.accept("memory: a child JVM serving from a HashMap decoded from JSON");
-    child = ReaderChild.spawn(ReaderChild.Mode.JSON, json, keysFile, ReaderChild.maxHeapOption());
+    child =
+        ReaderChild.spawn(
+            ReaderChild.Mode.JSON, json, keysFile, ReaderChild.maxHeapOption(), () -> {});
     memory.add(
         new Memory(
             "child JVM: HashMap<String, Org> from JSON, every key looked up "

@@ -3,8 +3,13 @@ package dev.flatdump.bench;
 import dev.flatdump.bench.samples.Org;
 import dev.flatdump.reader.ExportReader;
 import dev.flatdump.reader.Snapshot;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,11 +50,13 @@ public final class ReaderChild {
   private ReaderChild() {}
 
   /**
-   * Loads, looks every key of {@code keysFile} (one per line) up, and returns the figures line.
+   * Loads, looks every key of {@code keysFile} (one per line) up, prints the figures line on {@code
+   * out}, and holds the data until standard input ends (the parent closes it).
    *
    * @throws IllegalStateException when a key is not found
    */
-  public static String serve(Mode mode, Path path, Path keysFile) throws IOException {
+  public static void serve(Mode mode, Path path, Path keysFile, PrintStream out)
+      throws IOException {
     List<String> keys = Files.readAllLines(keysFile, StandardCharsets.UTF_8);
     long found = 0;
     if (mode == Mode.EXPORT) {
@@ -61,7 +68,10 @@ public final class ReaderChild {
             found += s.lookup(key, at) == null ? 0 : 1;
           }
         }
-        return line(found, keys.size(), ProcessMemory.mappedUnder(path));
+        out.println(line(found, keys.size(), ProcessMemory.mappedUnder(path)));
+        out.flush();
+        awaitParent();
+        return;
       }
     }
     List<Org> orgs = new JacksonFileCodec().parse(path);
@@ -73,9 +83,10 @@ public final class ReaderChild {
     for (String key : keys) {
       found += byKey.get(key) == null ? 0 : 1;
     }
-    String line = line(found, keys.size(), new ProcessMemory.Mapped(0, 0, 0, 0));
+    out.println(line(found, keys.size(), new ProcessMemory.Mapped(0, 0, 0, 0)));
+    out.flush();
+    awaitParent();
     java.lang.ref.Reference.reachabilityFence(byKey);
-    return line;
   }
 
   private static String line(long found, int keys, ProcessMemory.Mapped export) {
@@ -100,11 +111,12 @@ public final class ReaderChild {
 
   /**
    * Runs a child JVM on this JVM's class path with {@code jvmOptions}, and parses its figures
-   * ({@link Served}).
+   * ({@link Served}). The child keeps its data until {@code whileServing} has run here.
    *
    * @throws IllegalStateException when the child fails
    */
-  static Served spawn(Mode mode, Path path, Path keysFile, List<String> jvmOptions) {
+  static Served spawn(
+      Mode mode, Path path, Path keysFile, List<String> jvmOptions, Runnable whileServing) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
@@ -123,18 +135,33 @@ public final class ReaderChild {
     try {
       Process child =
           new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-      String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      String line;
+      try (var out =
+          new BufferedReader(
+              new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+        line = out.readLine();
+        if (line != null) {
+          whileServing.run();
+        }
+        child.getOutputStream().close(); // the child's cue to exit
+        out.transferTo(Writer.nullWriter());
+      }
       int exit = child.waitFor();
-      if (exit != 0) {
+      if (exit != 0 || line == null) {
         throw new IllegalStateException("reader-child " + mode + " exited with " + exit);
       }
-      return parse(out.strip());
+      return parse(line.strip());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while reader-child ran", e);
     }
+  }
+
+  /** Waits until the parent closes this process's standard input, holding what it serves from. */
+  static void awaitParent() throws IOException {
+    System.in.transferTo(OutputStream.nullOutputStream());
   }
 
   /** This JVM's {@code -Xmx} option, for a child that needs as much heap; empty if none. */

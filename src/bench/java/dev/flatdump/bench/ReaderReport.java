@@ -155,12 +155,15 @@ public record ReaderReport(
     return bytes < 0 ? "n/a" : Figures.bytes(bytes);
   }
 
-  /** {@code 850} → {@code "850 ns"}, {@code 12_345} → {@code "12.3 µs"}, then milliseconds. */
+  /**
+   * {@code 850} → {@code "850 ns"}, {@code 12_345} → {@code "12.3 µs"}, from 1 ms as {@link
+   * Figures#millis}.
+   */
   static String nanos(long nanos) {
     if (nanos < 10_000) {
       return String.format(Locale.ROOT, "%,d ns", nanos);
     }
-    if (nanos < 10_000_000) {
+    if (nanos < 1_000_000) {
       return String.format(Locale.ROOT, "%.1f µs", nanos / 1e3);
     }
     return Figures.millis(nanos);

@@ -1,13 +1,10 @@
 package dev.flatdump.bench.cli;
 
 import dev.flatdump.bench.ReaderChild;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code flatdump-bench reader-child}, hidden: the process {@code reader} starts to measure the
@@ -15,8 +12,6 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "reader-child", hidden = true)
 public final class BenchReaderChildCommand implements Callable<Integer> {
-
-  @Spec private CommandSpec spec;
 
   @Option(names = "--mode", required = true)
   private ReaderChild.Mode mode;
@@ -29,9 +24,7 @@ public final class BenchReaderChildCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    PrintWriter out = spec.commandLine().getOut();
-    out.println(ReaderChild.serve(mode, path, keys));
-    out.flush();
+    ReaderChild.serve(mode, path, keys, System.out);
     return 0;
   }
 }

@@ -38,6 +38,32 @@ class FlatdumpBenchTest {
   }
 
   @Test
+  void printsTheReaderTablesOnStdout() {
+    BenchRun run =
+        BenchRun.of(
+            "reader",
+            "--profile",
+            "realistic",
+            "--orgs",
+            "50",
+            "--runs",
+            "1",
+            "--lookups",
+            "200",
+            "--seconds",
+            "0.1");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("Reader: profile realistic, 50 orgs (seed 42)")
+        .contains("| ExportReader.open, Verify.CHECKSUMS (every byte's SHA-256) |")
+        .contains("| export: snapshot() per lookup, lookup, name() (as a service would) |")
+        .contains("| child JVM: ExportReader, every key looked up (default heap) |")
+        .contains("| publish + reload() back to back, Verify.SIZES |");
+    assertThat(run.err()).contains("bench reader: generating 50 realistic orgs");
+  }
+
+  @Test
   void measuresTheReferencesOfAFileThatBenchCodecsKept(@TempDir Path dir) {
     BenchRun codecs =
         BenchRun.of(
