@@ -1,6 +1,7 @@
 package dev.flatdump.bench;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,13 +24,33 @@ final class LookupTimer {
   /**
    * What {@link #underLoad} measured.
    *
-   * @param latencies every lookup of every thread
+   * @param samples every lookup's time, of every thread
    * @param nanos how long the threads ran
    * @param background how many times the background ran
    */
-  record UnderLoad(Latencies latencies, long nanos, int background) {
+  record UnderLoad(long[] samples, long nanos, int background) {
+
+    /** The lookups of several runs together, as if one. */
+    static UnderLoad merge(List<UnderLoad> runs) {
+      int total = 0;
+      long nanos = 0;
+      int background = 0;
+      for (UnderLoad r : runs) {
+        total += r.samples.length;
+        nanos += r.nanos;
+        background += r.background;
+      }
+      long[] all = new long[total];
+      int at = 0;
+      for (UnderLoad r : runs) {
+        System.arraycopy(r.samples, 0, all, at, r.samples.length);
+        at += r.samples.length;
+      }
+      return new UnderLoad(all, nanos, background);
+    }
+
     double lookupsPerSecond() {
-      return latencies.count() * 1e9 / nanos;
+      return samples.length * 1e9 / nanos;
     }
   }
 
@@ -43,16 +64,21 @@ final class LookupTimer {
   /** {@code count} lookups of keys drawn from {@code keys}, each timed on its own. */
   static Latencies time(Lookup lookup, String[] keys, int count, long seed) {
     long[] nanos = new long[count];
-    SplittableRandom random = new SplittableRandom(seed);
+    sample(lookup, keys, nanos, 0, count, new SplittableRandom(seed));
+    return Latencies.of(nanos);
+  }
+
+  /** Times {@code count} lookups of keys drawn from {@code keys} into {@code nanos[from...]}. */
+  static void sample(
+      Lookup lookup, String[] keys, long[] nanos, int from, int count, SplittableRandom random) {
     long sum = 0;
-    for (int i = 0; i < count; i++) {
+    for (int i = from; i < from + count; i++) {
       String key = keys[random.nextInt(keys.length)];
       long start = System.nanoTime();
       sum += lookup.find(key);
       nanos[i] = System.nanoTime() - start;
     }
     sink += sum;
-    return Latencies.of(nanos);
   }
 
   /** The median cost of a {@code nanoTime} pair with nothing between, in nanoseconds. */
@@ -129,16 +155,11 @@ final class LookupTimer {
     if (failure[0] != null) {
       throw new IllegalStateException("a lookup failed: " + failure[0], failure[0]);
     }
-    int total = 0;
-    for (int c : counts) {
-      total += c;
-    }
-    long[] all = new long[total];
-    int at = 0;
+    List<UnderLoad> byThread = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
-      System.arraycopy(samples[t], 0, all, at, counts[t]);
-      at += counts[t];
+      byThread.add(new UnderLoad(Arrays.copyOf(samples[t], counts[t]), 0, 0));
     }
-    return new UnderLoad(Latencies.of(all), nanos, ran);
+    UnderLoad all = UnderLoad.merge(byThread);
+    return new UnderLoad(all.samples(), nanos, ran);
   }
 }

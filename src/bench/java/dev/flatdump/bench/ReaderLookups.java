@@ -12,6 +12,7 @@ import dev.flatdump.reader.Snapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import org.bson.Document;
 import org.bson.types.ObjectId;
@@ -23,6 +24,12 @@ import org.bson.types.ObjectId;
  * the record's name read. Not thread-safe.
  */
 final class ReaderLookups {
+
+  /** The single-thread rows' lookups come in this many turns per row. */
+  private static final int BATCHES = 10;
+
+  /** The rows with lookup threads run in this many turns each, of the phase's share. */
+  private static final int BATCHES_UNDER_LOAD = 3;
 
   private final ReaderBenchmark.Settings s;
   private final Consumer<String> log;
@@ -64,15 +71,23 @@ final class ReaderLookups {
         "export: snapshot() per lookup, absent keys"
       };
       LookupTimer.Lookup[] rowsLookups = {fromMap, fromExport, fromHeld, fromMap, fromExport};
-      for (int pass = 0; pass < 2; pass++) {
+      for (int row = 0; row < names.length; row++) {
+        log.accept("warm-up: " + names[row]);
+        LookupTimer.time(rowsLookups[row], row < 3 ? keys : absent, s.lookups(), 0);
+      }
+      // the rows take turns, a batch each, so that the machine's load weighs on all alike
+      long[][] nanos = new long[names.length][s.lookups()];
+      SplittableRandom random = new SplittableRandom(1);
+      for (int batch = 0; batch < BATCHES; batch++) {
+        int from = (int) ((long) s.lookups() * batch / BATCHES);
+        int to = (int) ((long) s.lookups() * (batch + 1) / BATCHES);
         for (int row = 0; row < names.length; row++) {
-          log.accept((pass == 0 ? "warm-up: " : "") + names[row]);
-          Latencies l =
-              LookupTimer.time(rowsLookups[row], row < 3 ? keys : absent, s.lookups(), pass);
-          if (pass == 1) {
-            rows.add(new Lookups(names[row], l));
-          }
+          LookupTimer.sample(
+              rowsLookups[row], row < 3 ? keys : absent, nanos[row], from, to - from, random);
         }
+      }
+      for (int row = 0; row < names.length; row++) {
+        rows.add(new Lookups(names[row], Latencies.of(nanos[row])));
       }
     }
     if (s.uri() != null) {
@@ -127,30 +142,43 @@ final class ReaderLookups {
   List<Loaded> underLoad(
       KeyedOrgExport export, ExportReader checksums, ExportReader sizes, String[] keys)
       throws InterruptedException {
+    String[] names = {
+      "no reloads",
+      "publish + reload() back to back, Verify.CHECKSUMS",
+      "publish + reload() back to back, Verify.SIZES"
+    };
+    ExportReader[] readers = {checksums, checksums, sizes};
+    List<List<LookupTimer.UnderLoad>> runs = new ArrayList<>();
+    for (int row = 0; row < names.length; row++) {
+      runs.add(new ArrayList<>());
+    }
+    long millis = Math.max(1, s.phaseMillis() / BATCHES_UNDER_LOAD);
+    // the rows take turns, so that the machine's load weighs on all alike
+    for (int round = 0; round < BATCHES_UNDER_LOAD; round++) {
+      for (int row = 0; row < names.length; row++) {
+        ExportReader reader = readers[row];
+        log.accept("lookups on " + s.threads() + " threads, " + names[row]);
+        runs.get(row)
+            .add(
+                LookupTimer.underLoad(
+                    () -> perRequest(reader),
+                    keys,
+                    s.threads(),
+                    millis,
+                    row == 0
+                        ? null
+                        : () -> {
+                          export.republish();
+                          return reader.reload();
+                        }));
+      }
+    }
     List<Loaded> rows = new ArrayList<>();
-    log.accept("lookups on " + s.threads() + " threads without reloads");
-    rows.add(
-        new Loaded(
-            "no reloads",
-            LookupTimer.underLoad(
-                () -> perRequest(checksums), keys, s.threads(), s.phaseMillis(), null)));
-    ExportReader[] readers = {checksums, sizes};
-    String[] names = {"Verify.CHECKSUMS", "Verify.SIZES"};
-    for (int r = 0; r < 2; r++) {
-      ExportReader reader = readers[r];
-      log.accept("lookups on " + s.threads() + " threads, publish + reload " + names[r]);
+    for (int row = 0; row < names.length; row++) {
+      LookupTimer.UnderLoad all = LookupTimer.UnderLoad.merge(runs.get(row));
       rows.add(
           new Loaded(
-              "publish + reload() back to back, " + names[r],
-              LookupTimer.underLoad(
-                  () -> perRequest(reader),
-                  keys,
-                  s.threads(),
-                  s.phaseMillis(),
-                  () -> {
-                    export.republish();
-                    return reader.reload();
-                  })));
+              names[row], Latencies.of(all.samples()), all.lookupsPerSecond(), all.background()));
     }
     return rows;
   }

@@ -42,8 +42,8 @@ public record ReaderReport(
   public record Memory(
       String name, long heap, ProcessMemory.Resident resident, ProcessMemory.Mapped export) {}
 
-  /** Several threads' lookups, and what ran beside them. */
-  public record Loaded(String name, LookupTimer.UnderLoad result) {}
+  /** Several threads' lookups, and how many reloads ran beside them. */
+  public record Loaded(String name, Latencies latencies, double lookupsPerSecond, int reloads) {}
 
   public ReaderReport {
     opens = List.copyOf(opens);
@@ -130,18 +130,18 @@ public record ReaderReport(
             + settings.phaseMillis() / 1000.0
             + " s | lookups/s | p50 | p99 | p99.9 | max | reloads | p99 × none |\n"
             + "|---|---:|---:|---:|---:|---:|---:|---:|\n");
-    double p99 = underLoad.get(0).result().latencies().p99();
+    double p99 = underLoad.get(0).latencies().p99();
     for (Loaded l : underLoad) {
-      Latencies x = l.result().latencies();
+      Latencies x = l.latencies();
       row(
           md,
           l.name(),
-          Figures.rate(l.result().lookupsPerSecond()),
+          Figures.rate(l.lookupsPerSecond()),
           nanos(x.p50()),
           nanos(x.p99()),
           nanos(x.p999()),
           nanos(x.max()),
-          Integer.toString(l.result().background()),
+          Integer.toString(l.reloads()),
           Figures.ratio(x.p99() / p99));
     }
     return md.toString();
