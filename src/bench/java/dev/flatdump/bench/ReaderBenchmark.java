@@ -165,6 +165,8 @@ public final class ReaderBenchmark {
             -1,
             new ProcessMemory.Resident(-1, -1, -1),
             mine[0]));
+    map = null; // the child decodes its own: this heap gives its memory back first
+    HeapProbe.liveHeapBytes();
     log.accept("memory: a child JVM serving from a HashMap decoded from JSON");
     child =
         ReaderChild.spawn(
@@ -176,7 +178,6 @@ public final class ReaderBenchmark {
             child.heap(),
             child.resident(),
             child.export()));
-    map = null;
 
     try (ExportReader sizes = ExportReader.open(out, ExportReader.Verify.SIZES)) {
       List<Timed> reloads = reloads(export, reader, sizes);
