@@ -81,7 +81,7 @@ public record ReaderReport(
           t.name(),
           Figures.millis(t.medianNanos()),
           Figures.millis(t.minNanos()),
-          Figures.ratio(t.medianNanos() / ref));
+          ratio(t.medianNanos() / ref));
     }
 
     md.append(
@@ -145,6 +145,13 @@ public record ReaderReport(
           Figures.ratio(x.p99() / p99));
     }
     return md.toString();
+  }
+
+  /** As {@link Figures#ratio}, and below 0.1 as a fraction: {@code 0.0021} → {@code "1/476"}. */
+  static String ratio(double ratio) {
+    return ratio >= 0.1 || ratio <= 0
+        ? Figures.ratio(ratio)
+        : String.format(Locale.ROOT, "1/%,d", Math.round(1 / ratio));
   }
 
   private static void row(StringBuilder md, String... cells) {
