@@ -195,10 +195,12 @@ final class KeyedOrgExport {
 
   /** The current export's shards' total size. */
   long shardBytes() {
-    return manifest.files().stream()
-        .filter(f -> f.format().equals("flatbuffers"))
-        .mapToLong(ArtifactFile::bytes)
-        .sum();
+    return shards().stream().mapToLong(ArtifactFile::bytes).sum();
+  }
+
+  /** The current export's shards, from its manifest. */
+  List<ArtifactFile> shards() {
+    return manifest.files().stream().filter(f -> f.format().equals("flatbuffers")).toList();
   }
 
   private String nextName() {

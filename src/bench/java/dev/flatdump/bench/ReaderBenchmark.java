@@ -116,7 +116,7 @@ public final class ReaderBenchmark {
         String.format(
             "export %s (%s shards of at most %s), protobuf %s, JSON %s",
             Figures.bytes(export.shardBytes()),
-            (export.shardBytes() + SHARD_SIZE - 1) / SHARD_SIZE,
+            export.shards().size(),
             Figures.bytes(SHARD_SIZE),
             Figures.bytes(Files.size(pb)),
             Figures.bytes(Files.size(json)));
