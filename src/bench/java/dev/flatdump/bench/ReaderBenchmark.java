@@ -62,10 +62,16 @@ public final class ReaderBenchmark {
     public Settings {
       Objects.requireNonNull(profile, "profile must be set");
       Objects.requireNonNull(dir, "dir must be set");
-      if (orgs < 1 || runs < 1 || lookups < 1 || threads < 1 || phaseMillis < 1) {
-        throw new IllegalArgumentException(
-            "orgs, runs, lookups, threads and the phase must be >= 1, got "
-                + List.of(orgs, runs, lookups, threads, phaseMillis));
+      atLeastOne("orgs", orgs);
+      atLeastOne("runs", runs);
+      atLeastOne("lookups", lookups);
+      atLeastOne("threads", threads);
+      atLeastOne("phaseMillis", phaseMillis);
+    }
+
+    private static void atLeastOne(String name, long value) {
+      if (value < 1) {
+        throw new IllegalArgumentException(name + " must be >= 1, got " + value);
       }
     }
   }

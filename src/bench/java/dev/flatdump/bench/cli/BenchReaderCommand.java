@@ -2,12 +2,12 @@ package dev.flatdump.bench.cli;
 
 import dev.flatdump.bench.ReaderBenchmark;
 import dev.flatdump.bench.ReaderReport;
+import dev.flatdump.bench.samples.Profile;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -29,7 +29,27 @@ public final class BenchReaderCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  @Mixin private GeneratedOrgs generated;
+  @Option(
+      names = "--profile",
+      defaultValue = "realistic",
+      paramLabel = "PROFILE",
+      description = "article or realistic (default: ${DEFAULT-VALUE}).")
+  private Profile profile;
+
+  @Option(
+      names = "--orgs",
+      defaultValue = "20000",
+      paramLabel = "N",
+      description =
+          "Organizations (default: ${DEFAULT-VALUE}, a quick try; docs/benchmarks.md uses 400000).")
+  private int orgs;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      paramLabel = "S",
+      description = "Random seed (default: ${DEFAULT-VALUE}).")
+  private long seed;
 
   @Option(
       names = "--runs",
@@ -93,9 +113,9 @@ public final class BenchReaderCommand implements Callable<Integer> {
     ReaderReport report =
         ReaderBenchmark.run(
             new ReaderBenchmark.Settings(
-                generated.profile,
-                generated.orgs,
-                generated.seed,
+                profile,
+                orgs,
+                seed,
                 runs,
                 lookups,
                 threads,

@@ -110,6 +110,14 @@ class FlatdumpBenchTest {
   }
 
   @Test
+  void readerRejectsZeroLookupsAsBadUsage() {
+    BenchRun run = BenchRun.of("reader", "--orgs", "10", "--lookups", "0");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Flatdump.EXIT_USAGE);
+    assertThat(run.err()).contains("lookups must be >= 1, got 0");
+  }
+
+  @Test
   void asksForABenchmarkWhenNoneIsNamed() {
     BenchRun run = BenchRun.of();
 
