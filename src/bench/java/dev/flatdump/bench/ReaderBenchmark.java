@@ -120,9 +120,10 @@ public final class ReaderBenchmark {
     ids = null;
     String data =
         String.format(
-            "export %s (%s shards of at most %s), protobuf %s, JSON %s",
+            "export %s (%d shard%s of at most %s), protobuf %s, JSON %s",
             Figures.bytes(export.shardBytes()),
             export.shards().size(),
+            export.shards().size() == 1 ? "" : "s",
             Figures.bytes(SHARD_SIZE),
             Figures.bytes(Files.size(pb)),
             Figures.bytes(Files.size(json)));
