@@ -4,7 +4,6 @@ import dev.flatdump.bench.ReaderBenchmark;
 import dev.flatdump.bench.ReaderReport;
 import dev.flatdump.bench.samples.Profile;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -103,13 +102,13 @@ public final class BenchReaderCommand implements Callable<Integer> {
   @Option(
       names = "--out",
       paramLabel = "DIR",
-      description = "Write the files into DIR and keep them (default: a temporary directory).")
+      description =
+          "Write the files into DIR (new or empty) and keep them (default: a temporary directory).")
   private Path out;
 
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
-    Path dir = out != null ? out : Files.createTempDirectory("flatdump-bench-reader");
     ReaderReport report =
         ReaderBenchmark.run(
             new ReaderBenchmark.Settings(
@@ -123,8 +122,7 @@ public final class BenchReaderCommand implements Callable<Integer> {
                 uri,
                 db,
                 collection,
-                dir,
-                out != null),
+                out),
             line -> {
               err.println("bench reader: " + line);
               err.flush();
