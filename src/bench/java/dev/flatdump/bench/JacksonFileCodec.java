@@ -52,7 +52,7 @@ final class JacksonFileCodec implements OrgFileCodec {
     return ReadChecksum.all(parse(file));
   }
 
-  private List<Org> parse(Path file) throws IOException {
+  List<Org> parse(Path file) throws IOException {
     try (InputStream is = new FileInputStream(file.toFile())) {
       return mapper.readValue(is, ORGS);
     }

@@ -91,7 +91,7 @@ final class ProtobufFileCodec implements OrgFileCodec {
     return sum.value();
   }
 
-  private static Organizations parse(Path file) throws IOException {
+  static Organizations parse(Path file) throws IOException {
     try (InputStream is = new FileInputStream(file.toFile())) {
       return Organizations.parseFrom(is);
     }

@@ -27,6 +27,8 @@ import picocli.CommandLine.Spec;
       BenchCpuCommand.class,
       BenchExportCommand.class,
       BenchGenerateCommand.class,
+      BenchReaderCommand.class,
+      BenchReaderChildCommand.class,
       BenchRefsCommand.class
     })
 public final class FlatdumpBench implements Callable<Integer> {
@@ -40,7 +42,7 @@ public final class FlatdumpBench implements Callable<Integer> {
   @Override
   public Integer call() {
     var err = spec.commandLine().getErr();
-    err.println("flatdump-bench: name a benchmark (codecs, cpu, export, refs) or generate");
+    err.println("flatdump-bench: name a benchmark (codecs, cpu, export, reader, refs) or generate");
     spec.commandLine().usage(err);
     return Flatdump.EXIT_USAGE;
   }

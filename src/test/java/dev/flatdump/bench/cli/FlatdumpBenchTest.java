@@ -38,6 +38,32 @@ class FlatdumpBenchTest {
   }
 
   @Test
+  void printsTheReaderTablesOnStdout() {
+    BenchRun run =
+        BenchRun.of(
+            "reader",
+            "--profile",
+            "realistic",
+            "--orgs",
+            "50",
+            "--runs",
+            "1",
+            "--lookups",
+            "200",
+            "--seconds",
+            "0.1");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .contains("Reader: profile realistic, 50 orgs (seed 42)")
+        .contains("| ExportReader.open, Verify.CHECKSUMS (every byte's SHA-256) |")
+        .contains("| export: snapshot() per lookup, lookup, name() (as a service would) |")
+        .contains("| child JVM: ExportReader, every key looked up (default heap) |")
+        .contains("| publish + reload() back to back, Verify.SIZES |");
+    assertThat(run.err()).contains("bench reader: generating 50 realistic orgs");
+  }
+
+  @Test
   void measuresTheReferencesOfAFileThatBenchCodecsKept(@TempDir Path dir) {
     BenchRun codecs =
         BenchRun.of(
@@ -84,10 +110,19 @@ class FlatdumpBenchTest {
   }
 
   @Test
+  void readerRejectsZeroLookupsAsBadUsage() {
+    BenchRun run = BenchRun.of("reader", "--orgs", "10", "--lookups", "0");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(Flatdump.EXIT_USAGE);
+    assertThat(run.err()).contains("lookups must be >= 1, got 0");
+  }
+
+  @Test
   void asksForABenchmarkWhenNoneIsNamed() {
     BenchRun run = BenchRun.of();
 
     assertThat(run.exitCode()).isEqualTo(Flatdump.EXIT_USAGE);
-    assertThat(run.err()).contains("name a benchmark (codecs, cpu, export, refs) or generate");
+    assertThat(run.err())
+        .contains("name a benchmark (codecs, cpu, export, reader, refs) or generate");
   }
 }
