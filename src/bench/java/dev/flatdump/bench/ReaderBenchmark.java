@@ -220,6 +220,7 @@ public final class ReaderBenchmark {
     String[] names = {
       "protobuf: parseFrom into Organizations (as the articles)",
       "JSON: Jackson into List<Org> (as the articles)",
+      "ExportReader.open, Verify.FULL (SHA-256s, then every shard's structure)",
       "ExportReader.open, Verify.CHECKSUMS (every byte's SHA-256)",
       "ExportReader.open, Verify.SIZES"
     };
@@ -232,7 +233,8 @@ public final class ReaderBenchmark {
             switch (row) {
               case 0 -> ProtobufFileCodec.parse(pb);
               case 1 -> jackson.parse(json);
-              case 2 -> ExportReader.open(out, ExportReader.Verify.CHECKSUMS);
+              case 2 -> ExportReader.open(out, ExportReader.Verify.FULL);
+              case 3 -> ExportReader.open(out, ExportReader.Verify.CHECKSUMS);
               default -> ExportReader.open(out, ExportReader.Verify.SIZES);
             };
         long took = System.nanoTime() - start;

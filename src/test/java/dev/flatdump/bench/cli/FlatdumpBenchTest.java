@@ -57,6 +57,7 @@ class FlatdumpBenchTest {
     assertThat(run.out())
         .contains("Reader: profile realistic, 50 orgs (seed 42)")
         .contains("| ExportReader.open, Verify.CHECKSUMS (every byte's SHA-256) |")
+        .contains("| ExportReader.open, Verify.FULL (SHA-256s, then every shard's structure) |")
         .contains("| export: snapshot() per lookup, lookup, name() (as a service would) |")
         .contains("| child JVM: ExportReader, every key looked up (default heap) |")
         .contains("| publish + reload() back to back, Verify.SIZES |");
