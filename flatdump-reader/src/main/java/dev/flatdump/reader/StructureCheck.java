@@ -5,6 +5,7 @@ import dev.flatdump.reader.BinarySchema.ObjectType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.BitSet;
+import java.util.List;
 
 /**
  * Checks that a buffer is a FlatBuffer of a binary schema's root table before anything reads it, as
@@ -36,19 +37,44 @@ public final class StructureCheck {
   public String check(ByteBuffer buffer) {
     this.bb = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
     this.limit = bb.limit();
+    if (limit < 8) {
+      return "shorter than a FlatBuffer's root offset and identifier";
+    }
+    // first without building the paths of the fields it passes (a string per field); a buffer it
+    // refuses is walked again, with them, to say where
+    String broken = walk(false);
+    return broken == null ? null : walk(true);
+  }
+
+  private String walk(boolean withPaths) {
+    this.paths = withPaths;
     for (int i = 0; i < checked.length; i++) {
       checked[i] = null;
     }
     try {
-      if (limit < 8) {
-        return "shorter than a FlatBuffer's root offset and identifier";
-      }
       int root = offset(0, "the root");
       table(root, schema.root(), 1, "the root");
       return null;
     } catch (Broken e) {
       return e.getMessage();
     }
+  }
+
+  /** Whether the walk builds each field's path, for the message of a refusal. */
+  private boolean paths;
+
+  /** The path of field {@code name} of the table at {@code path}, when paths are built. */
+  private String at(String path, String name) {
+    return paths ? path + "." + name : null;
+  }
+
+  /** {@code path} with {@code suffix} ({@code 's vtable}, {@code _type}), when paths are built. */
+  private String suffix(String path, String suffix) {
+    return paths ? path + suffix : null;
+  }
+
+  private String element(String path, int i) {
+    return paths ? path + "[" + i + "]" : null;
   }
 
   private static final class Broken extends RuntimeException {
@@ -87,21 +113,23 @@ public final class StructureCheck {
     ObjectType object = schema.objects().get(objectIndex);
     need(t, 4, 4, path);
     long vtable = (long) t - bb.getInt(t);
-    need(vtable, 4, 2, path + "'s vtable");
+    need(vtable, 4, 2, suffix(path, "'s vtable"));
     int vtableSize = bb.getShort((int) vtable) & 0xffff;
     int tableSize = bb.getShort((int) vtable + 2) & 0xffff;
     if (vtableSize < 4 || vtableSize % 2 != 0) {
       throw new Broken(path + ": a vtable of " + vtableSize + " bytes");
     }
-    need(vtable, vtableSize, 2, path + "'s vtable");
+    need(vtable, vtableSize, 2, suffix(path, "'s vtable"));
     need(t, Math.max(tableSize, 4), 4, path);
-    for (Field f : object.fields()) {
+    List<Field> fields = object.fields();
+    for (int i = 0; i < fields.size(); i++) {
+      Field f = fields.get(i);
       if (f.deprecated()) {
         continue;
       }
       int voffset = f.offset();
       int off = voffset < vtableSize ? bb.getShort((int) vtable + voffset) & 0xffff : 0;
-      String where = path + "." + f.name();
+      String where = at(path, f.name());
       if (off == 0) {
         if (f.required()) {
           throw new Broken(where + ": a required field is missing");
@@ -166,7 +194,7 @@ public final class StructureCheck {
         if (off == 0) {
           throw new Broken(where + ": a union value without its type");
         }
-        need(table + off, 1, 1, where + "_type");
+        need(table + off, 1, 1, suffix(where, "_type"));
         return bb.get(table + off) & 0xff;
       }
     }
@@ -198,11 +226,11 @@ public final class StructureCheck {
     need(v + 4L, n * size, 1, where);
     if (element == BinarySchema.STRING) {
       for (int i = 0; i < n; i++) {
-        string(offset(v + 4 + 4 * i, where), where + "[" + i + "]");
+        string(offset(v + 4 + 4 * i, where), element(where, i));
       }
     } else if (target != null && !target.struct()) {
       for (int i = 0; i < n; i++) {
-        table(offset(v + 4 + 4 * i, where), type.index(), depth + 1, where + "[" + i + "]");
+        table(offset(v + 4 + 4 * i, where), type.index(), depth + 1, element(where, i));
       }
     }
   }
