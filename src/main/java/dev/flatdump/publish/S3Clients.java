@@ -1,21 +1,11 @@
 package dev.flatdump.publish;
 
-import java.time.Duration;
+import dev.flatdump.reader.s3.PullClients;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 /** Builds the S3 client {@link ArtifactUploader} owns, from {@link S3Settings}. */
 final class S3Clients {
-
-  /** Bounds how long an unreachable endpoint can hold one attempt. */
-  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-
-  /** Bounds a stalled transfer: no byte in either direction for this long fails the attempt. */
-  static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(60);
 
   private S3Clients() {}
 
@@ -27,24 +17,11 @@ final class S3Clients {
    *     SDK's region chain finds none
    */
   static S3Client create(S3Settings settings, AwsCredentialsProvider credentials) {
-    S3ClientBuilder builder =
-        S3Client.builder()
-            .httpClientBuilder(
-                UrlConnectionHttpClient.builder()
-                    .connectionTimeout(CONNECT_TIMEOUT)
-                    .socketTimeout(SOCKET_TIMEOUT))
-            .credentialsProvider(credentials)
-            .forcePathStyle(settings.pathStyleAccess())
-            .overrideConfiguration(
-                o ->
-                    o.retryStrategy(
-                        AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                            .maxAttempts(settings.maxAttempts())
-                            .build()));
-    settings.effectiveRegion().ifPresent(region -> builder.region(Region.of(region)));
-    if (settings.endpointOverride() != null) {
-      builder.endpointOverride(settings.endpointOverride());
-    }
-    return builder.build();
+    return PullClients.create(
+        settings.endpointOverride(),
+        settings.effectiveRegion().orElse(null),
+        settings.pathStyleAccess(),
+        settings.maxAttempts(),
+        credentials);
   }
 }

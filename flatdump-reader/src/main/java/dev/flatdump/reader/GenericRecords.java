@@ -237,7 +237,8 @@ public final class GenericRecords {
     out.append(base == BinarySchema.ULONG ? Long.toUnsignedString(v) : Long.toString(v));
   }
 
-  private static void number(double d, StringBuilder out) {
+  /** {@code d} as JSON: a number, or {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}. */
+  public static void number(double d, StringBuilder out) {
     if (Double.isNaN(d)) {
       out.append("\"NaN\"");
     } else if (Double.isInfinite(d)) {
@@ -247,7 +248,8 @@ public final class GenericRecords {
     }
   }
 
-  private static void number(float f, StringBuilder out) {
+  /** {@code f} as JSON, as {@link #number(double, StringBuilder)}, in a float's digits. */
+  public static void number(float f, StringBuilder out) {
     if (Float.isNaN(f) || Float.isInfinite(f)) {
       number((double) f, out);
     } else {

@@ -6,6 +6,7 @@ import dev.flatdump.encode.plan.FieldKind;
 import dev.flatdump.encode.plan.FieldPlan;
 import dev.flatdump.encode.plan.SchemaPlan;
 import dev.flatdump.encode.plan.TablePlan;
+import dev.flatdump.reader.GenericRecords;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -202,42 +203,14 @@ public final class RecordJson {
   }
 
   private static void number(double d, StringBuilder out) {
-    if (Double.isNaN(d)) {
-      out.append("\"NaN\"");
-    } else if (Double.isInfinite(d)) {
-      out.append(d > 0 ? "\"Infinity\"" : "\"-Infinity\"");
-    } else {
-      out.append(d);
-    }
+    GenericRecords.number(d, out);
   }
 
   private static void number(float f, StringBuilder out) {
-    if (Float.isNaN(f) || Float.isInfinite(f)) {
-      number((double) f, out);
-    } else {
-      out.append(f);
-    }
+    GenericRecords.number(f, out);
   }
 
   private static void string(String s, StringBuilder out) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    out.append('"');
+    GenericRecords.string(s, out);
   }
 }

@@ -8,8 +8,11 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
-/** Builds the S3 client an {@link ExportPuller} owns, from {@link PullSettings}. */
-final class PullClients {
+/**
+ * Builds the S3 clients flatdump uses, the {@link ExportPuller}'s and the upload's: over the JDK's
+ * {@code HttpURLConnection}, with bounded timeouts and the SDK's standard retries.
+ */
+public final class PullClients {
 
   /** Bounds how long an unreachable endpoint can hold one attempt. */
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
@@ -27,6 +30,24 @@ final class PullClients {
    *     SDK's region chain finds none
    */
   static S3Client create(PullSettings settings, AwsCredentialsProvider credentials) {
+    return create(
+        settings.endpointOverride(),
+        settings.effectiveRegion(),
+        settings.pathStyleAccess(),
+        settings.requestAttempts(),
+        credentials);
+  }
+
+  /**
+   * A client for {@code endpoint} (null: AWS's), in {@code region} (null: the SDK's region chain),
+   * path-style or not, each request tried up to {@code attempts} times.
+   */
+  public static S3Client create(
+      java.net.URI endpoint,
+      String region,
+      boolean pathStyle,
+      int attempts,
+      AwsCredentialsProvider credentials) {
     S3ClientBuilder builder =
         S3Client.builder()
             .httpClientBuilder(
@@ -34,19 +55,18 @@ final class PullClients {
                     .connectionTimeout(CONNECT_TIMEOUT)
                     .socketTimeout(SOCKET_TIMEOUT))
             .credentialsProvider(credentials)
-            .forcePathStyle(settings.pathStyleAccess())
+            .forcePathStyle(pathStyle)
             .overrideConfiguration(
                 o ->
                     o.retryStrategy(
                         AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                            .maxAttempts(settings.requestAttempts())
+                            .maxAttempts(attempts)
                             .build()));
-    String region = settings.effectiveRegion();
     if (region != null) {
       builder.region(Region.of(region));
     }
-    if (settings.endpointOverride() != null) {
-      builder.endpointOverride(settings.endpointOverride());
+    if (endpoint != null) {
+      builder.endpointOverride(endpoint);
     }
     return builder.build();
   }
