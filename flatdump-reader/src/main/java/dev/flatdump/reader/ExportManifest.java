@@ -1,9 +1,12 @@
 package dev.flatdump.reader;
 
+import static dev.flatdump.reader.ManifestJson.list;
+import static dev.flatdump.reader.ManifestJson.number;
+import static dev.flatdump.reader.ManifestJson.object;
+import static dev.flatdump.reader.ManifestJson.string;
+
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -138,13 +141,7 @@ public record ExportManifest(
     String text;
     try {
       byte[] bytes = Files.readAllBytes(file);
-      text =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(java.nio.ByteBuffer.wrap(bytes))
-              .toString();
+      text = ManifestJson.utf8(bytes);
     } catch (NoSuchFileException e) {
       throw new ReaderException(file + " is missing: " + dir + " is not a published export", e);
     } catch (CharacterCodingException e) {
@@ -234,33 +231,5 @@ public record ExportManifest(
       throw new IllegalArgumentException(what + " is out of range: " + big);
     }
     return value;
-  }
-
-  private static Map<?, ?> object(Object value, String what) {
-    if (value instanceof Map<?, ?> m) {
-      return m;
-    }
-    throw new IllegalArgumentException(what + " is not an object: " + value);
-  }
-
-  private static List<?> list(Object value, String what) {
-    if (value instanceof List<?> l) {
-      return l;
-    }
-    throw new IllegalArgumentException(what + " is not an array: " + value);
-  }
-
-  private static String string(Object value, String what) {
-    if (value instanceof String s) {
-      return s;
-    }
-    throw new IllegalArgumentException(what + " is not a string: " + value);
-  }
-
-  private static long number(Object value, String what) {
-    if (value instanceof Long n) {
-      return n;
-    }
-    throw new IllegalArgumentException(what + " is not an integer: " + value);
   }
 }

@@ -1,8 +1,9 @@
 package dev.flatdump.reader;
 
+import static dev.flatdump.reader.ManifestJson.number;
+import static dev.flatdump.reader.ManifestJson.string;
+
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -95,13 +96,7 @@ public record ManifestFiles(List<File> files, Instant finishedAt) {
   public static ManifestFiles parse(byte[] json, String source) {
     String text;
     try {
-      text =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(java.nio.ByteBuffer.wrap(json))
-              .toString();
+      text = ManifestJson.utf8(json);
     } catch (CharacterCodingException e) {
       throw new ReaderException(source + " is not UTF-8 text", e);
     }
@@ -143,19 +138,5 @@ public record ManifestFiles(List<File> files, Instant finishedAt) {
     Object finished = root.get("finishedAt");
     return new ManifestFiles(
         files, finished == null ? null : Instant.parse(string(finished, "finishedAt")));
-  }
-
-  private static String string(Object value, String what) {
-    if (value instanceof String s) {
-      return s;
-    }
-    throw new IllegalArgumentException(what + " is not a string: " + value);
-  }
-
-  private static long number(Object value, String what) {
-    if (value instanceof Long n) {
-      return n;
-    }
-    throw new IllegalArgumentException(what + " is not an integer: " + value);
   }
 }

@@ -1,5 +1,9 @@
 package dev.flatdump.reader;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -219,5 +223,53 @@ final class ManifestJson {
 
   private IllegalArgumentException error(String what) {
     return new IllegalArgumentException(what + " at character " + pos);
+  }
+
+  /**
+   * {@code bytes} as text, refusing what is not UTF-8.
+   *
+   * @throws CharacterCodingException when they are not
+   */
+  static String utf8(byte[] bytes) throws CharacterCodingException {
+    return StandardCharsets.UTF_8
+        .newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT)
+        .decode(ByteBuffer.wrap(bytes))
+        .toString();
+  }
+
+  /**
+   * {@code value} as a parsed object, or an {@link IllegalArgumentException} naming {@code what}.
+   */
+  static Map<?, ?> object(Object value, String what) {
+    if (value instanceof Map<?, ?> m) {
+      return m;
+    }
+    throw new IllegalArgumentException(what + " is not an object: " + value);
+  }
+
+  /** {@code value} as a parsed array, likewise. */
+  static List<?> list(Object value, String what) {
+    if (value instanceof List<?> l) {
+      return l;
+    }
+    throw new IllegalArgumentException(what + " is not an array: " + value);
+  }
+
+  /** {@code value} as a string, likewise. */
+  static String string(Object value, String what) {
+    if (value instanceof String s) {
+      return s;
+    }
+    throw new IllegalArgumentException(what + " is not a string: " + value);
+  }
+
+  /** {@code value} as an integer, likewise. */
+  static long number(Object value, String what) {
+    if (value instanceof Long n) {
+      return n;
+    }
+    throw new IllegalArgumentException(what + " is not an integer: " + value);
   }
 }
