@@ -7,9 +7,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Writes the columnar copy of one shard (docs/format.md, "The columnar copy"). It reads every
@@ -289,6 +287,7 @@ final class ColumnarEncoder {
     }
     ByteSink out = new ByteSink(Math.max(1024, total / 4));
     out.write(ColumnarCopy.MAGIC);
+    out.fixed(0, 4); // the CRC-32C of what follows, once written
     out.varint(total);
     out.write(sha256(fb));
     out.varint(prefix);
@@ -339,7 +338,12 @@ final class ColumnarEncoder {
       }
       layout.writeTo(out);
     }
-    return out.toByteArray();
+    byte[] copy = out.toByteArray();
+    int crc = ColumnarCopy.crc(copy);
+    for (int i = 0; i < 4; i++) {
+      copy[4 + i] = (byte) (crc >>> (8 * i));
+    }
+    return copy;
   }
 
   private static ByteSink sink(ByteSink[] sinks, int id) {

@@ -30,8 +30,8 @@ final class StringDictionary {
 
   /**
    * The index of the string {@code shard[p, p + n)}, or {@code -1 - index} with the next index when
-   * it is new. A column whose first {@value #TRIAL} strings hardly repeat (a shard that shares equal
-   * strings holds each once) stops looking: each later string is new, its index the next.
+   * it is new. A column whose first {@value #TRIAL} strings hardly repeat (a shard that shares
+   * equal strings holds each once) stops looking: each later string is new, its index the next.
    */
   int indexOf(int p, int n) {
     if (off) {
