@@ -107,7 +107,7 @@ class ColumnarCopyIT {
     Files.write(copy, bytes);
     CliRun checkDamaged = CliRun.of("check", out.toString());
     assertThat(checkDamaged.exitCode()).isEqualTo(1);
-    assertThat(checkDamaged.out()).contains(first.name() + " does not rebuild its shard");
+    assertThat(checkDamaged.out()).contains(first.name() + ": does not rebuild its shard");
 
     // the wrong schema
     Path other = dir.resolve("other.bfbs");
