@@ -164,21 +164,40 @@ final class ColumnarDecoder {
       cursor = new int[n];
       literalAt = new IntList[n];
       literalLength = new IntList[n];
-      byte[] empty = new byte[0];
+      // Located in order, then decompressed and decoded in parallel: they are independent.
+      List<Runnable> work = new java.util.ArrayList<>();
       for (int id = 0; id < n; id++) {
         int mask = d.read();
         if ((mask & ~0x1f) != 0) {
           throw Columns.damaged("column " + id + " has streams " + mask);
         }
-        refs[id] = (mask & 1) != 0 ? Values.read(streams.next(), false, total) : NONE;
-        own[id] = (mask & 2) != 0 ? Values.read(streams.next(), false, total) : NONE;
-        strLen[id] = (mask & 4) != 0 ? Values.read(streams.next(), false, total) : NONE;
-        strBytes[id] = (mask & 8) != 0 ? streams.next() : empty;
+        int column = id;
         Columns.Column c = columns.get(id);
-        values[id] =
-            (mask & 16) != 0 ? Values.read(streams.next(), c.signed(), total) : new long[0];
+        refs[id] = own[id] = strLen[id] = values[id] = NONE;
+        strBytes[id] = EMPTY;
+        if ((mask & 1) != 0) {
+          Streams.Pending s = streams.pending();
+          work.add(() -> refs[column] = Values.read(s.bytes(), false, total));
+        }
+        if ((mask & 2) != 0) {
+          Streams.Pending s = streams.pending();
+          work.add(() -> own[column] = Values.read(s.bytes(), false, total));
+        }
+        if ((mask & 4) != 0) {
+          Streams.Pending s = streams.pending();
+          work.add(() -> strLen[column] = Values.read(s.bytes(), false, total));
+        }
+        if ((mask & 8) != 0) {
+          Streams.Pending s = streams.pending();
+          work.add(() -> strBytes[column] = s.bytes());
+        }
+        if ((mask & 16) != 0) {
+          Streams.Pending s = streams.pending();
+          work.add(() -> values[column] = Values.read(s.bytes(), c.signed(), total));
+        }
         owned[id] = new IntList();
       }
+      work.parallelStream().forEach(Runnable::run);
       if (d.remaining() != 0 || in.remaining() != 0) {
         throw Columns.damaged("bytes after its last stream");
       }
@@ -248,11 +267,12 @@ final class ColumnarDecoder {
       throw Columns.damaged("more objects than it says");
     }
     int root = regionPos[rootRegion];
-    bb.putInt(0, root);
+    LittleEndian.putInt(out, 0, root);
     System.arraycopy(prefix, 0, out, 4, prefix.length);
   }
 
   private static final long[] NONE = new long[0];
+  private static final byte[] EMPTY = new byte[0];
 
   private int own(Columns.Column c) {
     return code(own, ownAt, c.id);
@@ -320,10 +340,10 @@ final class ColumnarDecoder {
   }
 
   private void writeVtable(int p, int[] slots) {
-    bb.putShort(p, (short) (2 + 2 * slots.length));
-    bb.putShort(p + 2, (short) slots[0]);
+    LittleEndian.putShort(out, p, (short) (2 + 2 * slots.length));
+    LittleEndian.putShort(out, p + 2, (short) slots[0]);
     for (int i = 1; i < slots.length; i++) {
-      bb.putShort(p + 2 + 2 * i, (short) slots[i]);
+      LittleEndian.putShort(out, p + 2 + 2 * i, (short) slots[i]);
     }
     vtablePos.add(p);
     vtableSlots.add(slots);
@@ -356,7 +376,7 @@ final class ColumnarDecoder {
     }
     int start = start(r, Layout.string(o0, length));
     int p = total - start;
-    bb.putInt(p, length);
+    LittleEndian.putInt(out, p, length);
     System.arraycopy(strBytes[id], at, out, p + 4, length);
     return start;
   }
@@ -368,7 +388,7 @@ final class ColumnarDecoder {
     }
     int start = start(r, Layout.vector(o0, n, c.width, c.alignment));
     int p = total - start;
-    bb.putInt(p, n);
+    LittleEndian.putInt(out, p, n);
     if (n == 0) {
       return start;
     }
@@ -424,7 +444,7 @@ final class ColumnarDecoder {
     if (slots[0] < 4 || t + slots[0] > total) {
       throw Columns.damaged("a table outside the shard");
     }
-    bb.putInt(t, t - vtPos);
+    LittleEndian.putInt(out, t, t - vtPos);
     int vtSize = 2 + 2 * slots.length;
     Plan plan = plans[c.id];
     if (plan == null) {
@@ -471,9 +491,9 @@ final class ColumnarDecoder {
     long x = v[i];
     switch (c.width) {
       case 1 -> out[p] = (byte) x;
-      case 2 -> bb.putShort(p, (short) x);
-      case 4 -> bb.putInt(p, (int) x);
-      default -> bb.putLong(p, x);
+      case 2 -> LittleEndian.putShort(out, p, (short) x);
+      case 4 -> LittleEndian.putInt(out, p, (int) x);
+      default -> LittleEndian.putLong(out, p, x);
     }
   }
 
@@ -534,6 +554,6 @@ final class ColumnarDecoder {
     if (target <= p) {
       throw Columns.damaged("a reference backwards");
     }
-    bb.putInt(p, target - p);
+    LittleEndian.putInt(out, p, target - p);
   }
 }

@@ -140,35 +140,58 @@ final class Streams {
     }
 
     byte[] next() {
+      return pending().bytes();
+    }
+
+    /** The next stream, located but not yet decompressed. */
+    Pending pending() {
       int method = directory.read();
       int length = directory.count();
       switch (method) {
         case INLINE:
-          return directory.bytes(length);
+          return new Pending(directory.bytes(length), 0, length, -1);
         case SEPARATE_RAW:
-          return body.bytes(length);
+          {
+            int at = body.position();
+            body.skip(length);
+            return new Pending(body.array(), at, length, -1);
+          }
         case SEPARATE_ZSTD:
           {
             int stored = directory.count();
-            if (stored > body.remaining()) {
-              throw ByteSource.truncated();
-            }
-            byte[] out = new byte[length];
-            int n;
-            try {
-              n = ctx.decompressByteArray(out, 0, length, body.array(), body.position(), stored);
-            } catch (RuntimeException e) {
-              throw new ColumnarException("damaged columnar copy: a stream does not decompress", e);
-            }
-            if (n != length) {
-              throw new ColumnarException("damaged columnar copy: a stream decompresses short");
-            }
+            int at = body.position();
             body.skip(stored);
-            return out;
+            return new Pending(body.array(), at, stored, length);
           }
         default:
           throw new ColumnarException("damaged columnar copy: unknown stream method " + method);
       }
+    }
+  }
+
+  /**
+   * A stream's bytes in the copy, decompressed when asked: streams are decompressed in parallel.
+   *
+   * @param length the decompressed length for a zstd stream, -1 for one stored raw
+   */
+  record Pending(byte[] source, int offset, int stored, int length) {
+    byte[] bytes() {
+      if (length < 0) {
+        return offset == 0 && stored == source.length
+            ? source
+            : java.util.Arrays.copyOfRange(source, offset, offset + stored);
+      }
+      byte[] out = new byte[length];
+      long n;
+      try {
+        n = Zstd.decompressByteArray(out, 0, length, source, offset, stored);
+      } catch (RuntimeException e) {
+        throw new ColumnarException("damaged columnar copy: a stream does not decompress", e);
+      }
+      if (Zstd.isError(n) || n != length) {
+        throw new ColumnarException("damaged columnar copy: a stream does not decompress");
+      }
+      return out;
     }
   }
 

@@ -182,9 +182,22 @@ final class Values {
     long[] v = new long[n];
     switch (encoding) {
       case RAW -> {
-        for (int i = 0; i < n; i++) {
-          v[i] = extend(in.fixed(width), width, signed);
+        if ((long) n * width > in.remaining()) {
+          throw ByteSource.truncated();
         }
+        byte[] a = in.array();
+        int p = in.position();
+        for (int i = 0; i < n; i++, p += width) {
+          long x =
+              switch (width) {
+                case 1 -> a[p];
+                case 2 -> LittleEndian.getShort(a, p);
+                case 4 -> LittleEndian.getInt(a, p);
+                default -> LittleEndian.getLong(a, p);
+              };
+          v[i] = extend(x, width, signed);
+        }
+        in.skip(n * width);
       }
       case VARINT -> {
         for (int i = 0; i < n; i++) {
@@ -247,6 +260,18 @@ final class Values {
     byte[] a = in.array();
     int base = in.position();
     long mask = bits == 64 ? -1L : (1L << bits) - 1;
+    if (bits <= 56) {
+      // Eight bytes from the value's first hold all of its bits: read them at once.
+      byte[] padded = java.util.Arrays.copyOfRange(a, base, base + (int) needed + 8);
+      long bit = 0;
+      for (int i = 0; i < n; i++) {
+        long word = LittleEndian.getLong(padded, (int) (bit >>> 3));
+        v[i] = ((word >>> (bit & 7)) & mask) + min;
+        bit += bits;
+      }
+      in.skip((int) needed);
+      return;
+    }
     long bit = 0;
     for (int i = 0; i < n; i++) {
       long x = 0;
