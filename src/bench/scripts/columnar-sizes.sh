@@ -4,7 +4,7 @@
 # peers were made under it, and writes the raw numbers as JSON.
 #
 #   src/bench/scripts/columnar-sizes.sh [--datasets a,b] [--build-dir target] [--json FILE]
-#                                       [--compress LIST] [--work DIR]
+#                                       [--compress LIST] [--work DIR] [--fresh-peers]
 #
 # Datasets (default: all, in this order):
 #   realistic, article  the bench's organization profiles, 100K documents each, seed 42
@@ -35,7 +35,12 @@
 # Idempotent and quick to rerun: downloads, the virtual environment (pyarrow 26.0.1, pymongo
 # 4.20.0, zstandard 0.25.0) and a private mongod's data directory (bin/mongod-local with its own
 # state directory) live under $FLATDUMP_CACHE/columnar-sizes; a collection is reloaded only when
-# its marker or its count does not match. The mongod is stopped on exit, as are the exports.
+# its marker or its count does not match, and the peers are remade only when the collection's
+# source or columnar_sizes.py changed (or with --fresh-peers). Every run exports anew (the jar may
+# have changed). The mongod is stopped on exit, as are the exports.
+# --compress LIST overrides the choice of copies; --work DIR holds the exports, the peers and the
+# per-dataset results (default: $FLATDUMP_CACHE/columnar-sizes/work); --json FILE the raw numbers
+# (default: WORK/columnar-sizes.json).
 # Needs: JDK 17+, Python 3 with venv and pip, npm (for the npm datasets), the jars built
 # (./mvnw -B -ntp -Dbuild.dir=BUILD_DIR -DskipTests package).
 set -euo pipefail
@@ -50,6 +55,7 @@ WORK="$CACHE/columnar-sizes/work"
 JSON_OUT=""
 COMPRESS=""
 DB=columnar_sizes
+FRESH_PEERS=0
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
@@ -59,6 +65,7 @@ while [ $# -gt 0 ]; do
     --json) JSON_OUT="$2"; shift 2 ;;
     --compress) COMPRESS="$2"; shift 2 ;;
     --work) WORK="$2"; shift 2 ;;
+    --fresh-peers) FRESH_PEERS=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "columnar-sizes: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -135,7 +142,7 @@ spec_of() { # the source of a dataset, as its marker records it
     emojibase) echo "emojibase-data@17.0.0 en/data.json _id=hexcode" ;;
     world-countries) echo "world-countries@5.1.0 countries.json _id=cca3" ;;
     webhooks) echo "@octokit/webhooks-examples@7.6.1 */index.json _id=SOURCE/EVENT/N" ;;
-    bson-corpus) echo "pymongo==4.20.0 test/bson_corpus valid canonical_bson _id=FILE/N v1" ;;
+    bson-corpus) echo "pymongo==4.20.0 test/bson_corpus valid canonical_bson _id=FILE/N v2" ;;
   esac
 }
 fetch_dataset() {
@@ -209,7 +216,17 @@ for ds in "${DATASETS[@]}"; do
     > "$WORK/results/$ds.export.json"
   say "$ds: $(cat "$WORK/results/$ds.export.json")"
 
-  run "${PY[@]}" peers "$URI" "$DB" "$ds" "$WORK/peers" "$WORK/results/$ds.peers.json"
+  # The peers depend on the collection (pinned sources, a fixed seed) and on the helper alone: a
+  # rerun with both unchanged keeps them (--fresh-peers makes them anew).
+  key="$spec|$(sha256sum "$HERE/columnar_sizes.py" | cut -c1-16)|${PINS[*]}"
+  if [ "$FRESH_PEERS" = 1 ] || [ ! -f "$WORK/results/$ds.peers.json" ] \
+    || [ "$(cat "$WORK/results/$ds.peers.key" 2>/dev/null)" != "$key" ]; then
+    rm -f "$WORK/results/$ds.peers.key"
+    run "${PY[@]}" peers "$URI" "$DB" "$ds" "$WORK/peers" "$WORK/results/$ds.peers.json"
+    echo "$key" > "$WORK/results/$ds.peers.key"
+  else
+    say "$ds: peers unchanged since the last run (--fresh-peers to make them anew)"
+  fi
 done
 
 # --- the machine, the versions, the table --------------------------------------------------------

@@ -125,7 +125,8 @@ def bson_corpus(cache):
     _id "FILE/N" (FILE without .json, N the case's index in `valid`), then the fields of its
     canonical_bson, byte for byte (RawBSONDocument: no re-encoding, so Int64, Symbol, DBPointer,
     Undefined and the exact float and date bits stay as the corpus has them). Empty documents are
-    skipped, as BsonCorpusIT does."""
+    skipped, as BsonCorpusIT does; a case that has an _id of its own is refused by pymongo
+    (two _id fields) and left out, with a note. Returns (_id, document) pairs."""
     root = os.path.join(
         cache, "pymongo-4.20.0-bson-corpus", "pymongo-4.20.0", "test", "bson_corpus"
     )
@@ -140,7 +141,8 @@ def bson_corpus(cache):
                 continue
             key = ("%s/%d" % (stem, i)).encode()
             body = b"\x02_id\x00" + struct.pack("<i", len(key) + 1) + key + b"\x00" + inner[4:-1]
-            docs.append(RawBSONDocument(struct.pack("<i", len(body) + 5) + body + b"\x00"))
+            raw = RawBSONDocument(struct.pack("<i", len(body) + 5) + body + b"\x00")
+            docs.append((key.decode(), raw))
     return docs
 
 
@@ -174,11 +176,11 @@ def cmd_load(uri, db, dataset, spec, cache):
     d[dataset].drop()
     refused = []
     if dataset == "bson-corpus":
-        for doc in docs:  # one at a time: mongod may refuse some of the corpus's documents
+        for key, doc in docs:  # one at a time: some of the corpus's documents are refused
             try:
                 d[dataset].insert_one(doc)
-            except pymongo.errors.PyMongoError as e:
-                refused.append("%s: %s" % (doc["_id"], str(e).split(",")[0]))
+            except (pymongo.errors.PyMongoError, bson.errors.BSONError) as e:
+                refused.append("%s (%s)" % (key, str(e).split(",")[0]))
     else:
         for i in range(0, len(docs), 1000):
             d[dataset].insert_many(docs[i : i + 1000], ordered=True)
@@ -333,6 +335,7 @@ def arrow_table(originals, conv):
 
 
 def cmd_peers(uri, db, dataset, outdir, result):
+    meta = client(uri)[db][META].find_one({"_id": dataset}) or {}
     coll = client(uri)[db].get_collection(dataset, codec_options=READ_OPTIONS)
     t0 = time.monotonic()
     originals = list(coll.find({}, sort=[("_id", 1)]))
@@ -353,7 +356,7 @@ def cmd_peers(uri, db, dataset, outdir, result):
     parquet = os.path.join(outdir, dataset + ".parquet")
     pq.write_table(table, parquet, compression="zstd", compression_level=3, use_dictionary=True)
     size = os.path.getsize(parquet)
-    meta = pq.ParquetFile(parquet).metadata
+    footer = pq.ParquetFile(parquet).metadata
     log("%s: Parquet-zstd %d bytes (%.1f s)" % (dataset, size, time.monotonic() - t0))
     with open(result, "w", encoding="utf-8") as f:
         json.dump(
@@ -363,8 +366,9 @@ def cmd_peers(uri, db, dataset, outdir, result):
                 "jsonl_zst_bytes": len(jsonl_zst),
                 "parquet_zstd_bytes": size,
                 "parquet_columns": table.num_columns,
-                "parquet_leaf_columns": meta.num_columns,
-                "parquet_footer_bytes": meta.serialized_size,
+                "parquet_leaf_columns": footer.num_columns,
+                "parquet_footer_bytes": footer.serialized_size,
+                "refused_at_load": meta.get("refused", []),
                 "conversions": conv.by_type,
                 "conflicted_paths": conv.paths,
                 "text_columns": conv.columns,
@@ -390,12 +394,13 @@ LABELS = {
 
 
 def human(n):
+    """Binary units, three significant digits, as docs/benchmarks.md writes sizes."""
     if n is None:
         return ""
-    for unit, size in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if n >= size:
             v = n / size
-            return ("%.3g" % v if v < 100 else "%.0f" % v) + " " + unit
+            return ("%.2f" % v if v < 10 else "%.1f" % v if v < 100 else "%.0f" % v) + " " + unit
     return "%d B" % n
 
 
@@ -456,6 +461,11 @@ def cmd_table(results_dir, json_out, datasets):
             )
         if p["text_columns"]:
             parts.append("top-level columns as JSON text: " + "; ".join(p["text_columns"]))
+        if p.get("refused_at_load"):
+            parts.append(
+                "%d case(s) not loaded, refused by the driver or mongod: %s"
+                % (len(p["refused_at_load"]), "; ".join(p["refused_at_load"]))
+            )
         e = r["export"]
         if e.get("rejected"):
             parts.append(
