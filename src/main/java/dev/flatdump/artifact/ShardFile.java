@@ -1,5 +1,6 @@
 package dev.flatdump.artifact;
 
+import dev.flatdump.columnar.ColumnarCopy;
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -59,7 +60,12 @@ public record ShardFile(int index, String fileName, long records, long bytes, St
    */
   public static Pattern shardOrCopy(String base) {
     return Pattern.compile(
-        Pattern.quote(base) + "(-\\d{5})?" + Pattern.quote(EXTENSION) + "(\\.gz|\\.zst)?");
+        Pattern.quote(base)
+            + "(-\\d{5})?("
+            + Pattern.quote(EXTENSION)
+            + "(\\.gz|\\.zst)?|"
+            + Pattern.quote(ColumnarCopy.EXTENSION)
+            + ")");
   }
 
   /**

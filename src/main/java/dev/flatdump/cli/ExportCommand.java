@@ -157,7 +157,10 @@ public final class ExportCommand implements Callable<Integer> {
       names = "--compress",
       defaultValue = "gzip,zstd",
       paramLabel = "LIST",
-      description = "gzip, zstd, both, or none (default: ${DEFAULT-VALUE}).")
+      description =
+          "Copies of each shard: gzip, zstd, columnar (.fbc, the smallest to ship: rebuilt"
+              + " byte for byte by `unpack` and `pull`), any of them, or none (default:"
+              + " ${DEFAULT-VALUE}).")
   private String compress;
 
   @Option(

@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       VerifyCommand.class,
       CheckCommand.class,
       PullCommand.class,
+      UnpackCommand.class,
       LoadCommand.class,
       InferCommand.class,
       SchemaDiffCommand.class

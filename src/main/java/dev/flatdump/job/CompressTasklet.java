@@ -5,12 +5,18 @@ import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.ShardFile;
 import dev.flatdump.artifact.compress.Compression;
 import dev.flatdump.artifact.read.ShardKeys;
+import dev.flatdump.artifact.write.ColumnarShardCopy;
 import dev.flatdump.artifact.write.RejectsWriter;
 import dev.flatdump.artifact.write.ShardCompressor;
+import dev.flatdump.columnar.ColumnarCopy;
 import dev.flatdump.encode.plan.SchemaPlan;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.springframework.batch.core.scope.context.ChunkContext;
 import org.springframework.batch.core.step.StepContribution;
 import org.springframework.batch.core.step.tasklet.Tasklet;
@@ -19,9 +25,9 @@ import org.springframework.batch.infrastructure.repeat.RepeatStatus;
 /**
  * {@code compressStep}: lists every shard with the checksum {@code exportStep} took as it wrote it
  * (and, when the records have a key, its first and last key) and writes its compressed copies
- * ({@code .gz}, {@code .zst}) next to it in the staging directory, each on the runtime's
- * compression threads. Each output is written atomically, so a rerun after a crash simply writes
- * them again.
+ * ({@code .gz}, {@code .zst}) and, when asked, its columnar copy ({@code .fbc}) next to it in the
+ * staging directory, each on the runtime's compression threads. Each output is written atomically,
+ * so a rerun after a crash simply writes them again.
  */
 final class CompressTasklet implements Tasklet {
 
@@ -51,6 +57,9 @@ final class CompressTasklet implements Tasklet {
             ShardCompressor.compress(staging.resolve(s.fileName()), c, s.index(), s.records()));
       }
     }
+    if (options.columnar()) {
+      files.addAll(columnarCopies(shards, staging, options));
+    }
     files.add(
         ArtifactFile.of(
             staging.resolve(RejectsWriter.FILE_NAME),
@@ -59,6 +68,46 @@ final class CompressTasklet implements Tasklet {
             jobCtx.getLong(JobState.REJECTED)));
     jobCtx.putString(JobState.FILES, JobState.files(files));
     return RepeatStatus.FINISHED;
+  }
+
+  /**
+   * Each shard's columnar copy, on the runtime's compression threads, one shard each: the copies
+   * listed in shard order whatever finishes first.
+   */
+  private List<ArtifactFile> columnarCopies(
+      List<ShardFile> shards, Path staging, ExportOptions options) {
+    byte[] bfbs = SchemaFiles.staged(staging, options.schemaName()).binary();
+    int threads = Math.min(runtime.compressThreads(), Math.max(1, shards.size()));
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<ArtifactFile>> copies = new ArrayList<>();
+      for (ShardFile s : shards) {
+        copies.add(
+            pool.submit(
+                () ->
+                    ColumnarShardCopy.write(
+                        staging.resolve(s.fileName()),
+                        bfbs,
+                        ColumnarCopy.DEFAULT_LEVEL,
+                        s.index(),
+                        s.records())));
+      }
+      List<ArtifactFile> files = new ArrayList<>();
+      for (Future<ArtifactFile> f : copies) {
+        files.add(f.get());
+      }
+      return files;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while writing columnar copies", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   /** The manifest's entry for a shard, with the checksum taken as it was written. */

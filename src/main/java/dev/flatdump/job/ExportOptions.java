@@ -3,6 +3,7 @@ package dev.flatdump.job;
 import dev.flatdump.artifact.SchemaFiles;
 import dev.flatdump.artifact.compress.Compression;
 import dev.flatdump.artifact.write.SchemaShardWriter;
+import dev.flatdump.columnar.ColumnarCopy;
 import dev.flatdump.encode.DedupOptions;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -75,7 +76,9 @@ public record ExportOptions(
   /** Exports kept by default: the new one and the one before, for a consumer still reading it. */
   public static final int DEFAULT_KEEP = 2;
 
-  public static final List<String> COMPRESSIONS = Compression.NAMES;
+  /** The copy formats {@code --compress} takes: the stream compressions and the columnar copy. */
+  public static final List<String> COMPRESSIONS = List.of("gzip", "zstd", ColumnarCopy.FORMAT);
+
   public static final List<String> BASELINES = List.of("plain", "strings", "protobuf", "json");
 
   // Job parameter keys: the one place they are named.
@@ -151,7 +154,15 @@ public record ExportOptions(
    * names and levels become compressions.
    */
   List<Compression> compressions(int threads) {
-    return compress.stream().map(name -> compression(name, threads)).toList();
+    return compress.stream()
+        .filter(Compression.NAMES::contains)
+        .map(name -> compression(name, threads))
+        .toList();
+  }
+
+  /** Whether the export writes each shard's columnar copy ({@code .fbc}). */
+  public boolean columnar() {
+    return compress.contains(ColumnarCopy.FORMAT);
   }
 
   /**

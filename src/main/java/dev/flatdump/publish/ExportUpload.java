@@ -291,6 +291,9 @@ final class ExportUpload {
     if (Compression.NAMES.contains(file.format())) {
       return Compression.create(file.format(), null).mediaType();
     }
+    if (dev.flatdump.columnar.ColumnarCopy.FORMAT.equals(file.format())) {
+      return dev.flatdump.columnar.ColumnarCopy.MEDIA_TYPE;
+    }
     return CONTENT_TYPES.getOrDefault(file.format(), "application/octet-stream");
   }
 }

@@ -23,6 +23,7 @@ final class SizeBars {
     FLATBUFFERS("FlatBuffers", "#1f5fbf"),
     GZIP("gzip", "#4f8fe0"),
     ZSTD("zstd", "#8cb8ef"),
+    COLUMNAR("columnar", "#2e8a9a"),
     BASELINE("baseline raw", "#c9731e"),
     BASELINE_GZIP("baseline gzip", "#e39b4f"),
     BASELINE_ZSTD("baseline zstd", "#f0c28e");
@@ -39,6 +40,7 @@ final class SizeBars {
       return switch (format) {
         case "gzip" -> GZIP;
         case "zstd" -> ZSTD;
+        case "columnar" -> COLUMNAR;
         default -> FLATBUFFERS;
       };
     }

@@ -289,6 +289,7 @@ public record SizeReport(
     private static Set<String> formats() {
       Set<String> formats = new java.util.HashSet<>(Compression.NAMES);
       formats.add("flatbuffers");
+      formats.add("columnar");
       return Set.copyOf(formats);
     }
 
@@ -299,7 +300,7 @@ public record SizeReport(
       notNull("Artifact.format", format);
       if (!FORMATS.contains(format)) {
         throw new IllegalArgumentException(
-            "Artifact.format must be flatbuffers, "
+            "Artifact.format must be flatbuffers, columnar, "
                 + String.join(" or ", Compression.NAMES)
                 + ", was '"
                 + format

@@ -3,6 +3,8 @@ package dev.flatdump.artifact.check;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.compress.Compression;
+import dev.flatdump.columnar.ColumnarCopy;
+import dev.flatdump.columnar.ColumnarException;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,9 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The part of {@link ExportChecker} that checks compressed copies. A copy must decompress, as a
- * stream, to exactly the bytes of the shard it copies: the same size and the SHA-256 that the
- * manifest lists for that shard.
+ * The part of {@link ExportChecker} that checks a shard's copies. A compressed copy must
+ * decompress, as a stream, and a columnar copy must rebuild, to exactly the bytes of the shard it
+ * copies: the same size and the SHA-256 that the manifest lists for that shard.
  */
 final class ExportCheckCopies {
 
@@ -25,6 +27,65 @@ final class ExportCheckCopies {
 
   static boolean isCompressed(ArtifactFile f) {
     return Compression.NAMES.contains(f.format());
+  }
+
+  static boolean isColumnar(ArtifactFile f) {
+    return ColumnarCopy.FORMAT.equals(f.format());
+  }
+
+  /**
+   * A columnar copy must rebuild, with the export's binary schema, exactly the bytes of the shard
+   * it copies.
+   */
+  static void checkColumnar(
+      Path file,
+      ArtifactFile copy,
+      Map<String, ArtifactFile> listed,
+      byte[] bfbs,
+      List<ExportChecker.Problem> problems) {
+    if (!copy.name().endsWith(ColumnarCopy.EXTENSION)) {
+      problems.add(
+          new ExportChecker.Problem(
+              copy.name(),
+              "is a columnar copy whose name does not end in " + ColumnarCopy.EXTENSION));
+      return;
+    }
+    String shardName = ColumnarCopy.shardName(copy.name());
+    ArtifactFile shard = listed.get(shardName);
+    if (shard == null || !ExportChecker.FLATBUFFERS.equals(shard.format())) {
+      problems.add(
+          new ExportChecker.Problem(
+              copy.name(),
+              "copies " + shardName + ", which the manifest does not list as a shard"));
+      return;
+    }
+    byte[] rebuilt;
+    try {
+      rebuilt = ColumnarCopy.rebuild(Files.readAllBytes(file), bfbs);
+    } catch (IOException e) {
+      problems.add(new ExportChecker.Problem(copy.name(), "cannot be read: " + e.getMessage()));
+      return;
+    } catch (ColumnarException e) {
+      problems.add(
+          new ExportChecker.Problem(copy.name(), "does not rebuild its shard: " + e.getMessage()));
+      return;
+    }
+    String sha = Checksums.sha256(rebuilt);
+    if (rebuilt.length != shard.bytes() || !sha.equals(shard.sha256())) {
+      problems.add(
+          new ExportChecker.Problem(
+              copy.name(),
+              "rebuilds "
+                  + rebuilt.length
+                  + " bytes with sha256 "
+                  + sha
+                  + ", but the manifest lists "
+                  + shardName
+                  + " as "
+                  + shard.bytes()
+                  + " bytes with sha256 "
+                  + shard.sha256()));
+    }
   }
 
   static void check(

@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  *   <li>Every file it lists exists, with the listed size and SHA-256.
  *   <li>Every FlatBuffers shard passes {@link SchemaVerifier}, through the binary schema the export
  *       carries, and holds the listed number of records.
- *   <li>Every {@code .gz} and {@code .zst} copy decompresses to exactly its shard's bytes.
+ *   <li>Every {@code .gz} and {@code .zst} copy decompresses to exactly its shard's bytes, and
+ *       every columnar copy ({@code .fbc}) rebuilds them.
  *   <li>No shard file lies in the directory unlisted.
  *   <li>{@code counts.exported} is the sum of the shards' records.
  * </ul>
@@ -117,8 +118,10 @@ public final class ExportChecker {
       }
     }
     SchemaPlan plan;
+    byte[] binary;
     try {
-      plan = SchemaFiles.exportPlan(dir, manifest);
+      binary = SchemaFiles.exportBinary(dir, manifest);
+      plan = SchemaFiles.exportPlan(dir, manifest, binary);
     } catch (ArtifactException e) {
       problems.add(new Problem(manifest.schema().binary(), e.getMessage()));
       return new Result(problems, listed.size(), 0, 0);
@@ -148,6 +151,8 @@ public final class ExportChecker {
         }
       } else if (ExportCheckCopies.isCompressed(f)) {
         ExportCheckCopies.check(file, f, listed, problems);
+      } else if (ExportCheckCopies.isColumnar(f)) {
+        ExportCheckCopies.checkColumnar(file, f, listed, binary, problems);
       }
     }
     checkUnlisted(dir, listed, shardOrCopy(manifest), problems);

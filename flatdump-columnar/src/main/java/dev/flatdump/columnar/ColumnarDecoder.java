@@ -1,0 +1,511 @@
+package dev.flatdump.columnar;
+
+import com.github.luben.zstd.ZstdDecompressCtx;
+import dev.flatdump.reader.BinarySchema;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Rebuilds a shard from its columnar copy: each object in the order it was written, from the
+ * buffer's end, where the builder put it (or where the copy says), its fields from its columns. The
+ * rebuilt bytes are checked against the SHA-256 the copy carries; a damaged copy is a {@link
+ * ColumnarException}, never a different shard.
+ */
+final class ColumnarDecoder {
+
+  private final byte[] out;
+  private final ByteBuffer bb;
+  private final int total;
+  private final BinarySchema schema;
+  private final Columns columns;
+
+  private final ByteSource tags;
+  private final ByteSource vtables;
+  private final ByteSource gaps;
+  private final ByteSource xrefs;
+  private int gapsLeft;
+  private int nextGap;
+
+  // Per column.
+  private final ByteSource[] refs;
+  private final ByteSource[] own;
+  private final ByteSource[] strLen;
+  private final byte[][] strBytes;
+  private final int[] strAt;
+  private final long[][] values;
+  private final int[] valueAt;
+  private final IntList[] owned;
+  private final int[] cursor;
+  private final IntList[] literalAt;
+  private final IntList[] literalLength;
+
+  // Vtables, by index: where, and their slots.
+  private final IntList vtablePos = new IntList();
+  private final java.util.ArrayList<int[]> vtableSlots = new java.util.ArrayList<>();
+
+  private final Plan[] plans;
+
+  /** A table type's fields by vtable slot, for one column. */
+  private static final class Plan {
+    static final int FIELD = 0;
+    static final int UNION = 1;
+    final int[] slot;
+    final int[] id;
+    final int[] kind;
+    final int[] typeSlot;
+    final Columns.Column[] child;
+
+    Plan(BinarySchema schema, int object) {
+      List<BinarySchema.Field> fields =
+          new java.util.ArrayList<>(schema.objects().get(object).fields());
+      fields.sort(java.util.Comparator.comparingInt(BinarySchema.Field::offset));
+      int n = fields.size();
+      slot = new int[n];
+      id = new int[n];
+      kind = new int[n];
+      typeSlot = new int[n];
+      child = new Columns.Column[n];
+      for (int i = 0; i < n; i++) {
+        BinarySchema.Field f = fields.get(i);
+        slot[i] = f.offset();
+        id[i] = f.id();
+        if (f.type().base() == BinarySchema.UNION) {
+          kind[i] = UNION;
+          typeSlot[i] = Columns.field(schema, object, f.id() - 1).offset();
+        }
+      }
+    }
+  }
+
+  private final int regions;
+  private final int rootRegion;
+  private final byte[] prefix;
+  private final byte[] sha;
+  private final int[] regionPos;
+
+  ColumnarDecoder(byte[] fbc, byte[] bfbs) {
+    ByteSource in = new ByteSource(fbc);
+    byte[] magic = in.bytes(ColumnarCopy.MAGIC.length);
+    if (!Arrays.equals(magic, ColumnarCopy.MAGIC)) {
+      throw new ColumnarException("not a columnar copy: no FBC1 magic");
+    }
+    total = in.count();
+    sha = in.bytes(32);
+    int p = in.count();
+    if (p < 4 || p > 8 || p > total) {
+      throw Columns.damaged("a prefix of " + p + " bytes");
+    }
+    prefix = in.bytes(p - 4);
+    regions = in.count();
+    rootRegion = in.count();
+    if (regions < 1 || regions > total || rootRegion >= regions) {
+      throw Columns.damaged(regions + " objects in a shard of " + total + " bytes");
+    }
+    byte[] schemaSha = in.bytes(32);
+    if (!Arrays.equals(schemaSha, ColumnarEncoder.sha256(bfbs))) {
+      throw new ColumnarException(
+          "the columnar copy was made with another schema than the one given (SHA-256 "
+              + java.util.HexFormat.of().formatHex(schemaSha)
+              + ")");
+    }
+    try {
+      schema = BinarySchema.read(ByteBuffer.wrap(bfbs));
+    } catch (RuntimeException e) {
+      throw new ColumnarException("the schema does not read: " + e.getMessage(), e);
+    }
+    columns = new Columns(schema);
+    int n = in.count();
+    if (n < 1 || n > fbc.length) {
+      throw Columns.damaged(n + " columns");
+    }
+    try (ZstdDecompressCtx ctx = new ZstdDecompressCtx()) {
+      Streams.Reader streams = new Streams.Reader(in, ctx);
+      ByteSource d = streams.directory();
+      for (int id = 1; id < n; id++) {
+        int parent = d.count();
+        int selector = d.count();
+        int member = d.count();
+        if (parent >= id) {
+          throw Columns.damaged("column " + id + " after its parent " + parent);
+        }
+        Columns.Column c = columns.child(columns.get(parent), selector, member);
+        if (c.id != id) {
+          throw Columns.damaged("column " + id + " given twice");
+        }
+      }
+      tags = new ByteSource(streams.next());
+      vtables = new ByteSource(streams.next());
+      gaps = new ByteSource(streams.next());
+      xrefs = new ByteSource(streams.next());
+      gapsLeft = gaps.remaining() == 0 ? 0 : gaps.count();
+      nextGap = gapsLeft > 0 ? gaps.count() : -1;
+      refs = new ByteSource[n];
+      own = new ByteSource[n];
+      strLen = new ByteSource[n];
+      strBytes = new byte[n][];
+      strAt = new int[n];
+      values = new long[n][];
+      valueAt = new int[n];
+      owned = new IntList[n];
+      cursor = new int[n];
+      literalAt = new IntList[n];
+      literalLength = new IntList[n];
+      byte[] empty = new byte[0];
+      for (int id = 0; id < n; id++) {
+        int mask = d.read();
+        if ((mask & ~0x1f) != 0) {
+          throw Columns.damaged("column " + id + " has streams " + mask);
+        }
+        refs[id] = new ByteSource((mask & 1) != 0 ? streams.next() : empty);
+        own[id] = new ByteSource((mask & 2) != 0 ? streams.next() : empty);
+        strLen[id] = new ByteSource((mask & 4) != 0 ? streams.next() : empty);
+        strBytes[id] = (mask & 8) != 0 ? streams.next() : empty;
+        Columns.Column c = columns.get(id);
+        values[id] =
+            (mask & 16) != 0
+                ? Values.read(
+                    streams.next(), c.kind == Columns.SCALAR ? c.width : 8, c.signed(), total)
+                : new long[0];
+        owned[id] = new IntList();
+      }
+      if (d.remaining() != 0 || in.remaining() != 0) {
+        throw Columns.damaged("bytes after its last stream");
+      }
+    }
+    plans = new Plan[columns.size()];
+    out = new byte[total];
+    bb = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
+    regionPos = new int[regions];
+  }
+
+  byte[] expectedSha256() {
+    return sha.clone();
+  }
+
+  /** The rebuilt shard, its SHA-256 checked. */
+  byte[] rebuild() {
+    try {
+      decode();
+    } catch (IndexOutOfBoundsException | NegativeArraySizeException e) {
+      throw Columns.damaged("an object out of the shard (" + e.getMessage() + ")");
+    }
+    if (!Arrays.equals(ColumnarEncoder.sha256(out), sha)) {
+      throw new ColumnarException(
+          "the columnar copy rebuilds a shard whose SHA-256 is not the one it was made from");
+    }
+    return out;
+  }
+
+  private int o0;
+
+  /** Whether the table decoded last had its vtable right after it. */
+  private boolean inlineVtable;
+
+  private void decode() {
+    for (int r = 0; r < regions; r++) {
+      int tag = tags.count();
+      if (tag == 0) {
+        r = vtable(r, o0);
+        continue;
+      }
+      int c = tag - 1;
+      if (c >= columns.size()) {
+        throw Columns.damaged("an object of column " + c);
+      }
+      Columns.Column col = columns.get(c);
+      int start;
+      switch (col.kind) {
+        case Columns.STRING -> start = string(r, col);
+        case Columns.VECTOR -> start = vector(r, col);
+        case Columns.TABLE -> {
+          start = table(r, col);
+          if (inlineVtable) {
+            // Its vtable came right after it.
+            regionPos[r] = total - start;
+            own(col, r);
+            r++;
+            continue;
+          }
+        }
+        default -> throw Columns.damaged("an object of column " + c + ", which holds scalars");
+      }
+      regionPos[r] = total - start;
+      own(col, r);
+      o0 = start;
+    }
+    if (tags.remaining() != 0) {
+      throw Columns.damaged("more objects than it says");
+    }
+    int root = regionPos[rootRegion];
+    bb.putInt(0, root);
+    System.arraycopy(prefix, 0, out, 4, prefix.length);
+  }
+
+  private void own(Columns.Column c, int r) {
+    owned[c.id].add(regionPos[r]);
+  }
+
+  /** Where the object of region {@code r} starts, from the end: predicted, or as the copy says. */
+  private int start(int r, int predicted) {
+    if (r == nextGap) {
+      long d = gaps.zigzag();
+      gapsLeft--;
+      nextGap = gapsLeft > 0 ? r + gaps.count() : -1;
+      long s = predicted + d;
+      if (s < 0 || s > total) {
+        throw Columns.damaged("an object outside the shard");
+      }
+      return (int) s;
+    }
+    if (predicted > total) {
+      throw Columns.damaged("an object outside the shard");
+    }
+    return predicted;
+  }
+
+  /** A vtable standing alone (tag 0): returns r. */
+  private int vtable(int r, int o) {
+    int[] slots = readVtable();
+    int start = start(r, Layout.object(o, 4 + 2 * slots.length));
+    int p = total - start;
+    writeVtable(p, slots);
+    regionPos[r] = p;
+    o0 = start;
+    return r;
+  }
+
+  /** A vtable's slots: [table size, offsets...]. */
+  private int[] readVtable() {
+    int n = vtables.count();
+    if (n > 32767) {
+      throw Columns.damaged("a vtable of " + n + " slots");
+    }
+    int[] slots = new int[n + 1];
+    slots[0] = vtables.count();
+    for (int i = 1; i <= n; i++) {
+      slots[i] = vtables.count();
+    }
+    return slots;
+  }
+
+  private void writeVtable(int p, int[] slots) {
+    bb.putShort(p, (short) (2 + 2 * slots.length));
+    bb.putShort(p + 2, (short) slots[0]);
+    for (int i = 1; i < slots.length; i++) {
+      bb.putShort(p + 2 + 2 * i, (short) slots[i]);
+    }
+    vtablePos.add(p);
+    vtableSlots.add(slots);
+  }
+
+  private int string(int r, Columns.Column c) {
+    ByteSource codes = own[c.id];
+    int code = codes.count();
+    int id = c.id;
+    if (literalAt[id] == null) {
+      literalAt[id] = new IntList();
+      literalLength[id] = new IntList();
+    }
+    int at;
+    int length;
+    if (code == 0) {
+      length = strLen[id].count();
+      at = strAt[id];
+      if (length > strBytes[id].length - at) {
+        throw ByteSource.truncated();
+      }
+      strAt[id] = at + length;
+      literalAt[id].add(at);
+      literalLength[id].add(length);
+    } else {
+      if (code - 1 >= literalAt[id].size) {
+        throw Columns.damaged("a string of column " + id + " repeats one not yet given");
+      }
+      at = literalAt[id].get(code - 1);
+      length = literalLength[id].get(code - 1);
+    }
+    int start = start(r, Layout.string(o0, length));
+    int p = total - start;
+    bb.putInt(p, length);
+    System.arraycopy(strBytes[id], at, out, p + 4, length);
+    return start;
+  }
+
+  private int vector(int r, Columns.Column c) {
+    int n = own[c.id].count();
+    if ((long) n * c.width > total) {
+      throw Columns.damaged("a vector of " + n + " elements");
+    }
+    int start = start(r, Layout.vector(o0, n, c.width, c.alignment));
+    int p = total - start;
+    bb.putInt(p, n);
+    if (n == 0) {
+      return start;
+    }
+    Columns.Column e = columns.child(c, 0, 0);
+    int q = p + 4;
+    switch (e.kind) {
+      case Columns.SCALAR -> {
+        for (int i = 0; i < n; i++) {
+          scalar(e, q + i * e.width);
+        }
+      }
+      case Columns.STRUCT -> {
+        for (int i = 0; i < n; i++) {
+          struct(e, q + i * e.width);
+        }
+      }
+      default -> {
+        for (int i = 0; i < n; i++) {
+          ref(e, q + 4 * i);
+        }
+      }
+    }
+    return start;
+  }
+
+  /** A table, and its vtable when it comes right after it; returns the table's start. */
+  private int table(int r, Columns.Column c) {
+    int code = own[c.id].count();
+    inlineVtable = code == 0;
+    int[] slots;
+    int vtPos;
+    int start;
+    if (code == 0) {
+      slots = readVtable();
+      start = start(r, Layout.object(o0, slots[0]));
+      if (r + 1 >= regions) {
+        throw Columns.damaged("a vtable past the last object");
+      }
+      int vStart = start(r + 1, Layout.object(start, 4 + 2 * (slots.length - 1)));
+      vtPos = total - vStart;
+      writeVtable(vtPos, slots);
+      regionPos[r + 1] = vtPos;
+      o0 = vStart;
+    } else {
+      if (code - 1 >= vtablePos.size) {
+        throw Columns.damaged("a table whose vtable is not yet given");
+      }
+      slots = vtableSlots.get(code - 1);
+      vtPos = vtablePos.get(code - 1);
+      start = start(r, Layout.object(o0, slots[0]));
+    }
+    int t = total - start;
+    if (slots[0] < 4 || t + slots[0] > total) {
+      throw Columns.damaged("a table outside the shard");
+    }
+    bb.putInt(t, t - vtPos);
+    int vtSize = 2 + 2 * slots.length;
+    Plan plan = plans[c.id];
+    if (plan == null) {
+      plan = plans[c.id] = new Plan(schema, c.type);
+    }
+    int fields = plan.slot.length;
+    for (int i = 0; i < fields; i++) {
+      int slot = plan.slot[i];
+      if (slot >= vtSize) {
+        break;
+      }
+      int off = slots[(slot - 2) >> 1];
+      if (off == 0) {
+        continue;
+      }
+      int p = t + off;
+      int kind = plan.kind[i];
+      if (kind == Plan.UNION) {
+        int typeSlot = plan.typeSlot[i];
+        int to = typeSlot < vtSize ? slots[(typeSlot - 2) >> 1] : 0;
+        int member = to == 0 ? 0 : out[t + to] & 0xff;
+        ref(columns.child(c, plan.id[i] + 1, member), p);
+        continue;
+      }
+      Columns.Column child = plan.child[i];
+      if (child == null) {
+        child = plan.child[i] = columns.child(c, plan.id[i] + 1, 0);
+      }
+      switch (child.kind) {
+        case Columns.SCALAR -> scalar(child, p);
+        case Columns.STRUCT -> struct(child, p);
+        default -> ref(child, p);
+      }
+    }
+    return start;
+  }
+
+  private void scalar(Columns.Column c, int p) {
+    int i = valueAt[c.id]++;
+    long[] v = values[c.id];
+    if (i >= v.length) {
+      throw Columns.damaged("column " + c.id + " has too few values");
+    }
+    long x = v[i];
+    switch (c.width) {
+      case 1 -> out[p] = (byte) x;
+      case 2 -> bb.putShort(p, (short) x);
+      case 4 -> bb.putInt(p, (int) x);
+      default -> bb.putLong(p, x);
+    }
+  }
+
+  private void struct(Columns.Column c, int p) {
+    for (BinarySchema.Field f : schema.objects().get(c.type).fields()) {
+      Columns.Column child = columns.child(c, f.id() + 1, 0);
+      if (child.kind == Columns.SCALAR) {
+        scalar(child, p + f.offset());
+      } else {
+        struct(child, p + f.offset());
+      }
+    }
+  }
+
+  /** Writes at {@code p} the offset of the object column {@code c}'s next reference names. */
+  private void ref(Columns.Column c, int p) {
+    int code = refs[c.id].count();
+    int target;
+    if (code == 1) {
+      int other = xrefs.count();
+      int index = xrefs.count();
+      if (other >= columns.size() || index >= owned[other].size) {
+        throw Columns.damaged("a reference to an object not yet given");
+      }
+      target = owned[other].get(index);
+      if (target < 0) {
+        target = ~target;
+      }
+    } else {
+      // Positions of the column's objects; a claimed one's is stored as ~position.
+      IntList list = owned[c.id];
+      int[] at = list.values;
+      if (code == 0) {
+        int k = cursor[c.id];
+        int n = list.size;
+        while (k < n && at[k] < 0) {
+          k++;
+        }
+        if (k >= n) {
+          throw Columns.damaged("a reference to an object not yet given");
+        }
+        target = at[k];
+        at[k] = ~target;
+        cursor[c.id] = k + 1;
+      } else {
+        int index = code - 2;
+        if (index >= list.size) {
+          throw Columns.damaged("a reference to an object not yet given");
+        }
+        target = at[index];
+        if (target < 0) {
+          target = ~target;
+        } else {
+          at[index] = ~target;
+        }
+      }
+    }
+    if (target <= p) {
+      throw Columns.damaged("a reference backwards");
+    }
+    bb.putInt(p, target - p);
+  }
+}
