@@ -196,29 +196,43 @@ for ds in "${DATASETS[@]}"; do
     schema=(--infer --sample all)
   fi
   say "exporting $ds"
-  rc=0
-  run java -jar "$JAR" export --uri "$URI" --db "$DB" --collection "$ds" --out "$out" \
-    "${schema[@]}" --compress "$COMPRESS" --shard-size 1GiB --max-rejects none \
-    > "$WORK/results/$ds.export.log" 2>&1 || rc=$?
-  if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then # 3: published, with rejected documents
+  rm -f "$WORK/results/$ds.export.json"
+  compress="$COMPRESS" fbc_error=""
+  while :; do
+    rc=0
+    run java -jar "$JAR" export --uri "$URI" --db "$DB" --collection "$ds" --out "$out" \
+      "${schema[@]}" --compress "$compress" --shard-size 1GiB --max-rejects none \
+      > "$WORK/results/$ds.export.log" 2>&1 || rc=$?
+    [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] && break # 3: published, with rejected documents
+    if [[ "$compress" == *columnar* ]] \
+      && fbc_error="$(grep -m1 -o 'ColumnarException: .*' "$WORK/results/$ds.export.log")"; then
+      # The columnar copy failed: say so in the table, and measure the rest without it.
+      say "$ds: the columnar copy failed (${fbc_error#ColumnarException: }); exporting again without it"
+      cp "$WORK/results/$ds.export.log" "$WORK/results/$ds.columnar-failed.log"
+      compress="${compress//,columnar/}"
+      rm -rf "$out"
+      continue
+    fi
     tail -n 30 "$WORK/results/$ds.export.log" >&2
     exit 1
-  fi
+  done
   dir="$(readlink -f "$out/current")"
   sum() { find "$dir" -maxdepth 1 -name "$1" -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
   shards="$(find "$dir" -maxdepth 1 -name '*.fb' | wc -l)"
   fbc="$(sum '*.fbc')"
-  [[ "$COMPRESS" == *columnar* ]] || fbc=null
+  [[ "$compress" == *columnar* ]] || fbc=null
   rejected="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["records"]["rejected"])' \
     "$dir/report.json")"
-  printf '{"shards": %s, "fb": %s, "gz": %s, "zst": %s, "fbc": %s, "rejected": %s, "compress": "%s"}\n' \
-    "$shards" "$(sum '*.fb')" "$(sum '*.fb.gz')" "$(sum '*.fb.zst')" "$fbc" "$rejected" "$COMPRESS" \
-    > "$WORK/results/$ds.export.json"
+  python3 -c 'import json, sys
+k = ["shards", "fb", "gz", "zst", "fbc", "rejected", "compress", "fbc_error"]
+v = [json.loads(x) for x in sys.argv[1:7]] + sys.argv[7:]
+print(json.dumps(dict(zip(k, v))))' "$shards" "$(sum '*.fb')" "$(sum '*.fb.gz')" "$(sum '*.fb.zst')" \
+    "$fbc" "$rejected" "$compress" "${fbc_error#ColumnarException: }" > "$WORK/results/$ds.export.json"
   say "$ds: $(cat "$WORK/results/$ds.export.json")"
 
-  # The peers depend on the collection (pinned sources, a fixed seed) and on the helper alone: a
-  # rerun with both unchanged keeps them (--fresh-peers makes them anew).
-  key="$spec|$(sha256sum "$HERE/columnar_sizes.py" | cut -c1-16)|${PINS[*]}"
+  # The peers depend on the collection (pinned sources, a fixed seed) and on the helper's code
+  # above its table part alone: a rerun with both unchanged keeps them (--fresh-peers: anew).
+  key="$spec|$(sed '/^# --- the table/q' "$HERE/columnar_sizes.py" | sha256sum | cut -c1-16)|${PINS[*]}"
   if [ "$FRESH_PEERS" = 1 ] || [ ! -f "$WORK/results/$ds.peers.json" ] \
     || [ "$(cat "$WORK/results/$ds.peers.key" 2>/dev/null)" != "$key" ]; then
     rm -f "$WORK/results/$ds.peers.key"

@@ -435,7 +435,7 @@ def cmd_table(results_dir, json_out, datasets):
                 human(e.get("fb")),
                 human(e.get("gz")),
                 human(e.get("zst")),
-                human(e.get("fbc")),
+                "failed" if e.get("fbc_error") else human(e.get("fbc")),
                 human(pqz),
                 human(p["jsonl_zst_bytes"]),
                 ratio(e.get("zst"), pqz),
@@ -467,6 +467,8 @@ def cmd_table(results_dir, json_out, datasets):
                 % (len(p["refused_at_load"]), "; ".join(p["refused_at_load"]))
             )
         e = r["export"]
+        if e.get("fbc_error"):
+            parts.append("the columnar copy failed: " + e["fbc_error"])
         if e.get("rejected"):
             parts.append(
                 "the export rejected %d documents (counted in the peers, not in the .fb)"
