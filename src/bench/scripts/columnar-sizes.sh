@@ -36,8 +36,10 @@
 # 4.20.0, zstandard 0.25.0) and a private mongod's data directory (bin/mongod-local with its own
 # state directory) live under $FLATDUMP_CACHE/columnar-sizes; a collection is reloaded only when
 # its marker or its count does not match, and the peers are remade only when the collection's
-# source or columnar_sizes.py changed (or with --fresh-peers). Every run exports anew (the jar may
-# have changed). The mongod is stopped on exit, as are the exports.
+# source or the code of columnar_sizes.py that makes them changed (or with --fresh-peers). Every
+# run exports anew (the jar may have changed). The mongod is stopped on exit, as are the exports.
+# An export whose columnar copy fails is run again without it: "failed" in the table, the reason
+# in the notes (the log kept as WORK/results/DATASET.columnar-failed.log).
 # --compress LIST overrides the choice of copies; --work DIR holds the exports, the peers and the
 # per-dataset results (default: $FLATDUMP_CACHE/columnar-sizes/work); --json FILE the raw numbers
 # (default: WORK/columnar-sizes.json).
