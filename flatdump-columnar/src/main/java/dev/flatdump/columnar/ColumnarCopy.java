@@ -26,6 +26,13 @@ public final class ColumnarCopy {
 
   static final byte[] MAGIC = {'F', 'B', 'C', '1'};
 
+  /** The CRC-32C of a copy's bytes after its magic and its CRC. */
+  static int crc(byte[] copy) {
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(copy, 8, copy.length - 8);
+    return (int) crc.getValue();
+  }
+
   private ColumnarCopy() {}
 
   /**
@@ -61,6 +68,7 @@ public final class ColumnarCopy {
     if (!java.util.Arrays.equals(magic, MAGIC)) {
       throw new ColumnarException("not a columnar copy: no FBC1 magic");
     }
+    in.fixed(4);
     in.count();
     return HexFormat.of().formatHex(in.bytes(32));
   }

@@ -91,6 +91,9 @@ final class ColumnarDecoder {
     if (!Arrays.equals(magic, ColumnarCopy.MAGIC)) {
       throw new ColumnarException("not a columnar copy: no FBC1 magic");
     }
+    if ((int) in.fixed(4) != ColumnarCopy.crc(fbc)) {
+      throw new ColumnarException("damaged columnar copy: its CRC-32C does not match its bytes");
+    }
     total = in.count();
     sha = in.bytes(32);
     int p = in.count();

@@ -7,9 +7,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Writes the columnar copy of one shard (docs/format.md, "The columnar copy"). It reads every
@@ -257,7 +255,7 @@ final class ColumnarEncoder {
   private LongList[] values = new LongList[16];
   private IntList[] owned = new IntList[16];
   private int[] cursor = new int[16];
-  private List<Map<Slice, Integer>> dictionaries = new ArrayList<>();
+  private final List<StringDictionary> dictionaries = new ArrayList<>();
 
   private final ByteSink tags = new ByteSink(1 << 12);
   private final ByteSink vtables = new ByteSink();
@@ -289,6 +287,7 @@ final class ColumnarEncoder {
     }
     ByteSink out = new ByteSink(Math.max(1024, total / 4));
     out.write(ColumnarCopy.MAGIC);
+    out.fixed(0, 4); // the CRC-32C of what follows, once written
     out.varint(total);
     out.write(sha256(fb));
     out.varint(prefix);
@@ -339,7 +338,12 @@ final class ColumnarEncoder {
       }
       layout.writeTo(out);
     }
-    return out.toByteArray();
+    byte[] copy = out.toByteArray();
+    int crc = ColumnarCopy.crc(copy);
+    for (int i = 0; i < 4; i++) {
+      copy[4 + i] = (byte) (crc >>> (8 * i));
+    }
+    return copy;
   }
 
   private static ByteSink sink(ByteSink[] sinks, int id) {
@@ -614,19 +618,17 @@ final class ColumnarEncoder {
     while (dictionaries.size() <= c) {
       dictionaries.add(null);
     }
-    Map<Slice, Integer> dict = dictionaries.get(c);
+    StringDictionary dict = dictionaries.get(c);
     if (dict == null) {
-      dict = new HashMap<>();
+      dict = new StringDictionary(fb);
       dictionaries.set(c, dict);
     }
-    Slice key = new Slice(fb, pos[o] + 4, length);
-    Integer known = dict.get(key);
-    if (known != null) {
+    int known = dict.indexOf(pos[o] + 4, length);
+    if (known >= 0) {
       own(c).varint(1 + known);
       return;
     }
     own(c).varint(0);
-    dict.put(key, dict.size());
     if (strLen[c] == null) {
       strLen[c] = new ByteSink();
       strBytes[c] = new ByteSink();
@@ -807,37 +809,6 @@ final class ColumnarEncoder {
       out.varint(1);
       xrefs.varint(owner[x]);
       xrefs.varint(index);
-    }
-  }
-
-  /** A string's bytes in the shard, as a key of a column's dictionary. */
-  private static final class Slice {
-    final byte[] a;
-    final int off;
-    final int len;
-    final int hash;
-
-    Slice(byte[] a, int off, int len) {
-      this.a = a;
-      this.off = off;
-      this.len = len;
-      int h = len;
-      for (int i = off; i < off + len; i++) {
-        h = 31 * h + a[i];
-      }
-      this.hash = h;
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Slice s
-          && s.len == len
-          && Arrays.equals(a, off, off + len, s.a, s.off, s.off + len);
     }
   }
 

@@ -68,7 +68,7 @@ final class Values {
     return best;
   }
 
-  private static void encode(ByteSink p, int encoding, long[] v, int n, int width) {
+  static void encode(ByteSink p, int encoding, long[] v, int n, int width) {
     p.write(encoding);
     p.varint(n);
     switch (encoding) {
@@ -203,7 +203,7 @@ final class Values {
             x ^= prev;
           }
           prev = x;
-          v[i] = x;
+          v[i] = extend(x, width, signed);
         }
         in.skip(n * width);
       }

@@ -31,6 +31,15 @@ public record ManifestFiles(List<File> files, Instant finishedAt) {
   /** The format of a shard's zstd copy. */
   public static final String ZSTD = "zstd";
 
+  /**
+   * The format of a shard's columnar copy ({@code NAME.fbc} for {@code NAME.fb}), which rebuilds
+   * the shard's bytes with the export's binary schema (flatdump-columnar).
+   */
+  public static final String COLUMNAR = "columnar";
+
+  /** The format of the export's binary schema. */
+  public static final String BFBS = "bfbs";
+
   public ManifestFiles {
     files = List.copyOf(files);
     Set<String> names = new HashSet<>();
@@ -84,6 +93,26 @@ public record ManifestFiles(List<File> files, Instant finishedAt) {
         .filter(f -> Objects.equals(f.shard(), shard.shard()))
         .filter(f -> f.name().equals(shard.name() + ".zst"))
         .findFirst();
+  }
+
+  /**
+   * The columnar copy of the data shard {@code shard}, when the manifest lists one: format {@code
+   * columnar}, the same shard index, named after the shard with its {@code .fb} replaced by {@code
+   * .fbc} ({@code .fbc} appended when it has none).
+   */
+  public Optional<File> columnarCopyOf(File shard) {
+    String name = shard.name();
+    String copy = (name.endsWith(".fb") ? name.substring(0, name.length() - 3) : name) + ".fbc";
+    return files.stream()
+        .filter(f -> COLUMNAR.equals(f.format()))
+        .filter(f -> Objects.equals(f.shard(), shard.shard()))
+        .filter(f -> f.name().equals(copy))
+        .findFirst();
+  }
+
+  /** The export's binary schema ({@code "format": "bfbs"}), when the manifest lists one. */
+  public Optional<File> binarySchema() {
+    return files.stream().filter(f -> BFBS.equals(f.format())).findFirst();
   }
 
   /**

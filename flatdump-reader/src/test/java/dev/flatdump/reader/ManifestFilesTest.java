@@ -58,6 +58,29 @@ class ManifestFilesTest {
   }
 
   @Test
+  void findsEachShardsColumnarCopyAndTheBinarySchema() {
+    ManifestFiles m =
+        ManifestFiles.parse(
+            manifest(
+                file("o-00000.fb", "flatbuffers", 0)
+                    + ","
+                    + file("o-00001.fb", "flatbuffers", 1)
+                    + ","
+                    + file("o-00000.fbc", "columnar", 0)
+                    + ","
+                    + file("o-00001.fb.fbc", "columnar", 1)
+                    + ","
+                    + file("o.bfbs", "bfbs", null)),
+            "m.json");
+
+    assertThat(m.columnarCopyOf(m.files().get(0)))
+        .map(ManifestFiles.File::name)
+        .contains("o-00000.fbc");
+    assertThat(m.columnarCopyOf(m.files().get(1))).as("not named after its shard").isEmpty();
+    assertThat(m.binarySchema()).map(ManifestFiles.File::name).contains("o.bfbs");
+  }
+
+  @Test
   void refusesAManifestThatCouldWriteOutsideTheExportOrListsAFileTwice() {
     assertThatThrownBy(
             () -> ManifestFiles.parse(manifest(file("../x.fb", "flatbuffers", 0)), "m.json"))

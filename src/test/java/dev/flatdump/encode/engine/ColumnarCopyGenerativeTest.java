@@ -77,6 +77,7 @@ class ColumnarCopyGenerativeTest {
                 if (!Arrays.equals(back, shard)) {
                   failures.add(where + ": rebuilt other bytes");
                 }
+                damage(copy, bfbs, shard, new java.util.Random(seed * 31 + i), where, failures);
               } catch (RuntimeException e) {
                 failures.add(where + ": " + e);
               }
@@ -95,8 +96,41 @@ class ColumnarCopyGenerativeTest {
             + failures.size()
             + " failures");
     assertThat(rejected).as("the documents include rejects").isGreaterThan(0);
+    assertThat(damaged).as("damaged copies tried").isGreaterThan(0);
     assertThat(failures)
         .as(() -> String.join("\n", failures.subList(0, Math.min(20, failures.size()))))
         .isEmpty();
+  }
+
+  private long damaged;
+
+  /**
+   * A copy with a byte changed either rebuilds the very shard (a byte that did not matter) or is
+   * refused with a {@link dev.flatdump.columnar.ColumnarException}: never other bytes, never
+   * another exception.
+   */
+  private void damage(
+      byte[] copy,
+      byte[] bfbs,
+      byte[] shard,
+      java.util.Random random,
+      String where,
+      List<String> failures) {
+    for (int k = 0; k < 4; k++) {
+      byte[] bad = copy.clone();
+      int at = random.nextInt(bad.length);
+      bad[at] ^= (byte) (1 + random.nextInt(255));
+      damaged++;
+      try {
+        byte[] back = ColumnarCopy.rebuild(bad, bfbs);
+        if (!Arrays.equals(back, shard)) {
+          failures.add(where + ": a copy damaged at byte " + at + " rebuilt other bytes");
+        }
+      } catch (dev.flatdump.columnar.ColumnarException expected) {
+        // refused
+      } catch (RuntimeException | OutOfMemoryError e) {
+        failures.add(where + ": a copy damaged at byte " + at + " threw " + e);
+      }
+    }
   }
 }

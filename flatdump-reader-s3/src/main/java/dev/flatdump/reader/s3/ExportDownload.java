@@ -3,18 +3,22 @@ package dev.flatdump.reader.s3;
 import dev.flatdump.reader.ManifestFiles;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
  * One attempt at downloading one export into its staging directory: every file its manifest lists,
- * data shards first, a data shard through its {@code .zst} copy when the manifest lists one (kept
- * too, and decompressed into the shard). Every file is checked against the manifest; a corrupt one
- * is deleted and downloaded again, up to {@link PullSettings#objectAttempts()} times. Not
- * thread-safe.
+ * the binary schema first, then the data shards. A data shard comes through its columnar copy
+ * ({@code .fbc}) when the manifest lists one, kept too and rebuilt into the shard with the binary
+ * schema; its other copies (gzip, zstd) are then not downloaded at all ({@link #skipped()}). Else
+ * it comes through its {@code .zst} copy when the manifest lists one (kept too, and decompressed
+ * into the shard), else as itself. Every file is checked against the manifest; a corrupt one is
+ * deleted and downloaded again, up to {@link PullSettings#objectAttempts()} times. Not thread-safe.
  */
 final class ExportDownload {
 
@@ -27,6 +31,9 @@ final class ExportDownload {
     }
   }
 
+  /** The copies a shard rebuilt from its columnar copy does without. */
+  private static final Set<String> SKIPPED_FORMATS = Set.of("gzip", ManifestFiles.ZSTD);
+
   private final ObjectDownload objects;
   private final S3Prefix root;
   private final String name;
@@ -35,6 +42,7 @@ final class ExportDownload {
   private final int objectAttempts;
   private final BooleanSupplier manifestUnchanged;
   private final Consumer<String> progress;
+  private final Set<String> skipped = new TreeSet<>();
   private long transferred;
 
   /**
@@ -61,41 +69,121 @@ final class ExportDownload {
   }
 
   /**
-   * Downloads every listed file into the staging directory.
+   * Downloads every listed file into the staging directory, but the {@linkplain #skipped() copies
+   * of shards rebuilt from their columnar copies}.
    *
    * @return the bytes received from S3
    * @throws ExportGone when an object is missing or the manifest changed meanwhile
    * @throws PullException when an object stays corrupt after the last attempt, naming it and why
    */
   long run() {
-    Set<String> copies = new HashSet<>();
+    Optional<ManifestFiles.File> bfbs = manifest.binarySchema();
+    Set<String> withShard = new HashSet<>();
     for (ManifestFiles.File f : manifest.files()) {
-      if (ManifestFiles.FLATBUFFERS.equals(f.format())) {
-        manifest.zstdCopyOf(f).ifPresent(z -> copies.add(z.name()));
+      if (!ManifestFiles.FLATBUFFERS.equals(f.format())) {
+        continue;
+      }
+      Optional<ManifestFiles.File> columnar =
+          bfbs.isPresent() ? manifest.columnarCopyOf(f) : Optional.empty();
+      if (columnar.isPresent()) {
+        withShard.add(columnar.get().name());
+        for (ManifestFiles.File other : manifest.files()) {
+          if (other.shard() != null
+              && other.shard().equals(f.shard())
+              && SKIPPED_FORMATS.contains(other.format())) {
+            skipped.add(other.name()); // its gzip and zstd copies: not needed for the shard
+          }
+        }
+      } else {
+        manifest.zstdCopyOf(f).ifPresent(z -> withShard.add(z.name()));
       }
     }
+    for (String copy : skipped) {
+      // left by an earlier run, perhaps of another export under this name: never checked now
+      deleteQuietly(staging.resolve(copy));
+      deleteQuietly(ObjectDownload.partOf(staging.resolve(copy)));
+    }
+    if (bfbs.isPresent()) {
+      // first: the shards' columnar copies rebuild with it
+      withAttempts(bfbs.get(), () -> fetch(bfbs.get()));
+    }
     for (ManifestFiles.File f : manifest.files()) {
-      if (copies.contains(f.name())) {
-        continue; // pulled with its shard
+      if (withShard.contains(f.name())
+          || skipped.contains(f.name())
+          || bfbs.equals(Optional.of(f))) {
+        continue; // pulled with its shard, not needed, or pulled first
       }
-      Optional<ManifestFiles.File> zst =
-          ManifestFiles.FLATBUFFERS.equals(f.format()) ? manifest.zstdCopyOf(f) : Optional.empty();
-      if (zst.isPresent()) {
+      if (!ManifestFiles.FLATBUFFERS.equals(f.format())) {
+        withAttempts(f, () -> fetch(f));
+        continue;
+      }
+      Optional<ManifestFiles.File> columnar =
+          bfbs.isPresent() ? manifest.columnarCopyOf(f) : Optional.empty();
+      Optional<ManifestFiles.File> zst = manifest.zstdCopyOf(f);
+      if (columnar.isPresent()) {
+        withAttempts(columnar.get(), () -> shardThroughColumnar(f, columnar.get(), bfbs.get()));
+      } else if (zst.isPresent()) {
         withAttempts(zst.get(), () -> shardThroughCopy(f, zst.get()));
       } else {
         withAttempts(f, () -> fetch(f));
       }
     }
+    if (!skipped.isEmpty()) {
+      progress.accept(
+          name
+              + ": "
+              + skipped.size()
+              + (skipped.size() == 1 ? " gzip/zstd copy" : " gzip/zstd copies")
+              + " not downloaded (their shards were rebuilt from their columnar copies);"
+              + " the local export lacks them");
+    }
     return transferred;
+  }
+
+  /**
+   * The listed copies this download left out: the other copies (gzip, zstd) of each shard rebuilt
+   * from its columnar copy. The published export lacks exactly these.
+   */
+  Set<String> skipped() {
+    return Collections.unmodifiableSet(skipped);
+  }
+
+  private void shardThroughColumnar(
+      ManifestFiles.File shard, ManifestFiles.File copy, ManifestFiles.File bfbs) {
+    fetch(copy);
+    Path raw = staging.resolve(shard.name());
+    try {
+      if (isComplete(raw, shard)) {
+        progress.accept(name + "/" + shard.name() + ": already rebuilt");
+        return; // rebuilt by an earlier run
+      }
+      ColumnarShard.rebuild(
+          staging.resolve(copy.name()),
+          staging.resolve(bfbs.name()),
+          raw,
+          shard.bytes(),
+          shard.sha256());
+    } catch (ObjectDownload.CorruptObject e) {
+      // the copy matched the manifest, its content does not rebuild the shard: download it again
+      deleteQuietly(staging.resolve(copy.name()));
+      throw e;
+    } catch (IOException e) {
+      throw new PullException("cannot write " + raw + ": " + e.getMessage(), e);
+    }
+    progress.accept(name + "/" + shard.name() + ": rebuilt from the columnar copy and checked");
+  }
+
+  private static boolean isComplete(Path file, ManifestFiles.File listed) throws IOException {
+    return java.nio.file.Files.isRegularFile(file)
+        && java.nio.file.Files.size(file) == listed.bytes()
+        && listed.sha256().equals(ObjectDownload.sha256Of(file));
   }
 
   private void shardThroughCopy(ManifestFiles.File shard, ManifestFiles.File zst) {
     fetch(zst);
     Path raw = staging.resolve(shard.name());
     try {
-      if (java.nio.file.Files.isRegularFile(raw)
-          && java.nio.file.Files.size(raw) == shard.bytes()
-          && shard.sha256().equals(ObjectDownload.sha256Of(raw))) {
+      if (isComplete(raw, shard)) {
         return; // decompressed by an earlier run
       }
       ZstdShard.decompress(staging.resolve(zst.name()), raw, shard.bytes(), shard.sha256());

@@ -26,8 +26,11 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  *       directory's current export already is {@code NAME}, there is nothing to do (an export never
  *       changes once published);
  *   <li>{@code prefix/exports/NAME/manifest.json} is read, then every file it lists is downloaded
- *       into {@code OUT/.pull/NAME/} (a data shard through its {@code .zst} copy where the manifest
- *       lists one, decompressed) and checked against the manifest's size and SHA-256;
+ *       into {@code OUT/.pull/NAME/}, the binary schema first, and checked against the manifest's
+ *       size and SHA-256. A data shard comes through its columnar copy ({@code .fbc}) where the
+ *       manifest lists one, rebuilt with the binary schema, and its gzip and zstd copies are then
+ *       not downloaded (the local export lacks them); else through its {@code .zst} copy where the
+ *       manifest lists one, decompressed;
  *   <li>the export is published as {@code OUT/exports/NAME}, {@code current} and {@code CURRENT}
  *       switched to it, and exports beyond the newest {@link PullSettings#keep()} removed.
  * </ol>
@@ -36,9 +39,10 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * {@link #stop()}) leaves its partial file, which the next pull continues with a {@code Range}
  * request from its size.
  *
- * <p><b>Refusal.</b> An object that arrives with other bytes than the manifest lists is deleted and
- * downloaded again, up to {@link PullSettings#objectAttempts()} times; then the pull fails with a
- * {@link PullException} naming the object and why, and the local current export stays.
+ * <p><b>Refusal.</b> An object that arrives with other bytes than the manifest lists (or a columnar
+ * copy that does not rebuild its shard's bytes) is deleted and downloaded again, up to {@link
+ * PullSettings#objectAttempts()} times; then the pull fails with a {@link PullException} naming the
+ * object and why, and the local current export stays.
  *
  * <p><b>Races.</b> Should an object of the export disappear meanwhile (newer exports published and
  * old ones removed), or its manifest change, the pull starts again from {@code CURRENT}, up to
@@ -185,25 +189,25 @@ public final class ExportPuller implements AutoCloseable {
     progress.accept(
         "pulling " + name + " from " + source + " (" + files.files().size() + " files)");
     Path staging = local.staging(name);
+    ExportDownload download =
+        new ExportDownload(
+            new ObjectDownload(s3, source.bucket(), settings.requestAttempts(), stop),
+            source,
+            name,
+            files,
+            staging,
+            settings.objectAttempts(),
+            () -> get(manifestKey).map(m -> Arrays.equals(m, manifest)).orElse(false),
+            progress);
     long bytes;
     try {
-      bytes =
-          new ExportDownload(
-                  new ObjectDownload(s3, source.bucket(), settings.requestAttempts(), stop),
-                  source,
-                  name,
-                  files,
-                  staging,
-                  settings.objectAttempts(),
-                  () -> get(manifestKey).map(m -> Arrays.equals(m, manifest)).orElse(false),
-                  progress)
-              .run();
+      bytes = download.run();
     } catch (SdkException e) {
       throw new PullException(
           "cannot pull " + name + " from " + source + " via " + endpoint + ": " + e.getMessage(),
           e);
     }
-    Path dir = local.publish(name, manifest, files, settings.keep());
+    Path dir = local.publish(name, manifest, files, settings.keep(), download.skipped());
     progress.accept(name + ": " + bytes + " bytes downloaded; now current in " + dir);
     return new Pulled(name, dir, true, bytes);
   }

@@ -152,6 +152,16 @@ final class LocalExports {
    *     export
    */
   Path publish(String name, byte[] manifest, ManifestFiles files, int keep) {
+    return publish(name, manifest, files, keep, Set.of());
+  }
+
+  /**
+   * Publishes as {@link #publish(String, byte[], ManifestFiles, int)} does, with the listed files
+   * {@code absent} left out: the copies a pull did not download because their shards were rebuilt
+   * from their columnar copies ({@link ExportDownload#skipped()}). Any other listed file missing is
+   * refused; one of {@code absent} that is there all the same is removed, as it was not checked.
+   */
+  Path publish(String name, byte[] manifest, ManifestFiles files, int keep, Set<String> absent) {
     Path staging = out.resolve(STAGING).resolve(name);
     Path exportDir = exportDir(name);
     try {
@@ -166,6 +176,9 @@ final class LocalExports {
         }
         Set<String> listed = new HashSet<>();
         for (ManifestFiles.File f : files.files()) {
+          if (absent.contains(f.name())) {
+            continue; // not downloaded: removed below if there
+          }
           listed.add(f.name());
           if (!Files.isRegularFile(staging.resolve(f.name()))) {
             throw new PullException("cannot publish " + f.name() + ": missing from " + staging);

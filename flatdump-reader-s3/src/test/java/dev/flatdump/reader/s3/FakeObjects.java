@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -17,8 +18,9 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * An {@link S3Client} that serves GETs (whole, or {@code Range: bytes=N-}) from a map, records each
- * request's range, and can break a transfer off after a number of bytes, once: for the download's
- * unit tests, which need no server. Anything but {@code getObject} is unsupported.
+ * request's key and range, and can break a transfer off after a number of bytes, once: for the
+ * download's and the puller's unit tests, which need no server. Anything but {@code getObject} and
+ * {@code getObjectAsBytes} is unsupported.
  */
 final class FakeObjects implements S3Client {
 
@@ -27,11 +29,26 @@ final class FakeObjects implements S3Client {
   /** Each GET's {@code Range} header, "" for none, in order. */
   final List<String> ranges = new CopyOnWriteArrayList<>();
 
+  /** Each GET's key, small objects' ({@code getObjectAsBytes}) too, in order. */
+  final List<String> keys = new CopyOnWriteArrayList<>();
+
   /** When at least 0, the next transfer fails with an IOException after this many bytes. */
   volatile long breakAfter = -1;
 
   @Override
+  public ResponseBytes<GetObjectResponse> getObjectAsBytes(GetObjectRequest request) {
+    keys.add(request.key());
+    byte[] bytes = objects.get(request.key());
+    if (bytes == null) {
+      throw (S3Exception) S3Exception.builder().statusCode(404).message("NoSuchKey").build();
+    }
+    return ResponseBytes.fromByteArray(
+        GetObjectResponse.builder().contentLength((long) bytes.length).build(), bytes.clone());
+  }
+
+  @Override
   public ResponseInputStream<GetObjectResponse> getObject(GetObjectRequest request) {
+    keys.add(request.key());
     ranges.add(request.range() == null ? "" : request.range());
     byte[] bytes = objects.get(request.key());
     if (bytes == null) {

@@ -98,6 +98,43 @@ class LocalExportsTest {
     }
 
     @Test
+    void acceptsExactlyTheCopiesAPullLeftOutAsAbsent(@TempDir Path out) throws Exception {
+      LocalExports local = new LocalExports(out);
+      byte[] staged = stage(local, "n1", "2026-11-29T01:00:00Z");
+      String zst =
+          "{\"name\": \"a.fb.zst\", \"format\": \"zstd\", \"bytes\": 1, \"sha256\": \""
+              + "0".repeat(64)
+              + "\", \"shard\": 0}";
+      byte[] manifest =
+          new String(staged, StandardCharsets.UTF_8)
+              .replace("}], \"finishedAt\"", "}, " + zst + "], \"finishedAt\"")
+              .getBytes(StandardCharsets.UTF_8);
+
+      assertThatThrownBy(() -> local.publish("n1", manifest, files(manifest), 2))
+          .isInstanceOf(PullException.class)
+          .hasMessageContaining("a.fb.zst: missing from");
+      Files.write(out.resolve(".pull/n1/a.fb.zst"), new byte[] {9}); // not checked by this pull
+      Path dir = local.publish("n1", manifest, files(manifest), 2, java.util.Set.of("a.fb.zst"));
+
+      assertThat(dir.resolve("a.fb")).exists();
+      assertThat(dir.resolve("a.fb.zst")).doesNotExist();
+      assertThat(local.currentName()).contains("n1");
+    }
+
+    @Test
+    void refusesAMissingFileThatIsNotOneOfTheAbsentCopies(@TempDir Path out) throws Exception {
+      LocalExports local = new LocalExports(out);
+      byte[] manifest = stage(local, "n1", "2026-11-29T01:00:00Z");
+      Files.delete(out.resolve(".pull/n1/a.fb"));
+
+      assertThatThrownBy(
+              () -> local.publish("n1", manifest, files(manifest), 2, java.util.Set.of("b.fb.zst")))
+          .isInstanceOf(PullException.class)
+          .hasMessageContaining("a.fb: missing from");
+      assertThat(out.resolve("exports/n1")).doesNotExist();
+    }
+
+    @Test
     void refusesToReplaceAnotherExportOfTheSameName(@TempDir Path out) throws Exception {
       LocalExports local = new LocalExports(out);
       byte[] first = stage(local, "n1", "2026-11-29T01:00:00Z");
