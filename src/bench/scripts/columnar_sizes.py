@@ -230,7 +230,7 @@ def cmd_load(uri, db, dataset, spec, cache):
 # --- the peers -----------------------------------------------------------------------------------
 
 NULL, LIST, STRUCT = "null", "list", "struct"
-ELEMENT = ("[]",)  # a path step into an array's elements; a field's step is the 1-tuple (name,)
+ELEMENT = ()  # a path step into an array's elements; a field's step is the 1-tuple (name,)
 
 
 class Conversions:
