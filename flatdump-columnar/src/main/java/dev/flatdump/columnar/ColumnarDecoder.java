@@ -29,9 +29,15 @@ final class ColumnarDecoder {
   private int nextGap;
 
   // Per column.
-  private final ByteSource[] refs;
-  private final ByteSource[] own;
-  private final ByteSource[] strLen;
+  private final long[][] refs;
+  private final long[][] own;
+  private final long[][] strLen;
+
+  /** Where each column's next reference, own code and string length are. */
+  private final int[] refAt;
+
+  private final int[] ownAt;
+  private final int[] lenAt;
   private final byte[][] strBytes;
   private final int[] strAt;
   private final long[][] values;
@@ -144,9 +150,12 @@ final class ColumnarDecoder {
       xrefs = new ByteSource(streams.next());
       gapsLeft = gaps.remaining() == 0 ? 0 : gaps.count();
       nextGap = gapsLeft > 0 ? gaps.count() : -1;
-      refs = new ByteSource[n];
-      own = new ByteSource[n];
-      strLen = new ByteSource[n];
+      refs = new long[n][];
+      own = new long[n][];
+      strLen = new long[n][];
+      refAt = new int[n];
+      ownAt = new int[n];
+      lenAt = new int[n];
       strBytes = new byte[n][];
       strAt = new int[n];
       values = new long[n][];
@@ -161,16 +170,13 @@ final class ColumnarDecoder {
         if ((mask & ~0x1f) != 0) {
           throw Columns.damaged("column " + id + " has streams " + mask);
         }
-        refs[id] = new ByteSource((mask & 1) != 0 ? streams.next() : empty);
-        own[id] = new ByteSource((mask & 2) != 0 ? streams.next() : empty);
-        strLen[id] = new ByteSource((mask & 4) != 0 ? streams.next() : empty);
+        refs[id] = (mask & 1) != 0 ? Values.read(streams.next(), false, total) : NONE;
+        own[id] = (mask & 2) != 0 ? Values.read(streams.next(), false, total) : NONE;
+        strLen[id] = (mask & 4) != 0 ? Values.read(streams.next(), false, total) : NONE;
         strBytes[id] = (mask & 8) != 0 ? streams.next() : empty;
         Columns.Column c = columns.get(id);
         values[id] =
-            (mask & 16) != 0
-                ? Values.read(
-                    streams.next(), c.kind == Columns.SCALAR ? c.width : 8, c.signed(), total)
-                : new long[0];
+            (mask & 16) != 0 ? Values.read(streams.next(), c.signed(), total) : new long[0];
         owned[id] = new IntList();
       }
       if (d.remaining() != 0 || in.remaining() != 0) {
@@ -246,6 +252,26 @@ final class ColumnarDecoder {
     System.arraycopy(prefix, 0, out, 4, prefix.length);
   }
 
+  private static final long[] NONE = new long[0];
+
+  private int own(Columns.Column c) {
+    return code(own, ownAt, c.id);
+  }
+
+  /** Column {@code id}'s next code of {@code codes}: a non-negative int. */
+  private static int code(long[][] codes, int[] at, int id) {
+    long[] v = codes[id];
+    int i = at[id]++;
+    if (i >= v.length) {
+      throw Columns.damaged("column " + id + " ends early");
+    }
+    long x = v[i];
+    if (x < 0 || x > Integer.MAX_VALUE) {
+      throw Columns.damaged("column " + id + " holds a code of " + x);
+    }
+    return (int) x;
+  }
+
   private void own(Columns.Column c, int r) {
     owned[c.id].add(regionPos[r]);
   }
@@ -304,8 +330,7 @@ final class ColumnarDecoder {
   }
 
   private int string(int r, Columns.Column c) {
-    ByteSource codes = own[c.id];
-    int code = codes.count();
+    int code = own(c);
     int id = c.id;
     if (literalAt[id] == null) {
       literalAt[id] = new IntList();
@@ -314,7 +339,7 @@ final class ColumnarDecoder {
     int at;
     int length;
     if (code == 0) {
-      length = strLen[id].count();
+      length = code(strLen, lenAt, id);
       at = strAt[id];
       if (length > strBytes[id].length - at) {
         throw ByteSource.truncated();
@@ -337,7 +362,7 @@ final class ColumnarDecoder {
   }
 
   private int vector(int r, Columns.Column c) {
-    int n = own[c.id].count();
+    int n = own(c);
     if ((long) n * c.width > total) {
       throw Columns.damaged("a vector of " + n + " elements");
     }
@@ -371,7 +396,7 @@ final class ColumnarDecoder {
 
   /** A table, and its vtable when it comes right after it; returns the table's start. */
   private int table(int r, Columns.Column c) {
-    int code = own[c.id].count();
+    int code = own(c);
     inlineVtable = code == 0;
     int[] slots;
     int vtPos;
@@ -465,7 +490,7 @@ final class ColumnarDecoder {
 
   /** Writes at {@code p} the offset of the object column {@code c}'s next reference names. */
   private void ref(Columns.Column c, int p) {
-    int code = refs[c.id].count();
+    int code = code(refs, refAt, c.id);
     int target;
     if (code == 1) {
       int other = xrefs.count();

@@ -248,9 +248,9 @@ final class ColumnarEncoder {
   private int[] vtIndex;
 
   // Per column.
-  private ByteSink[] refs = new ByteSink[16];
-  private ByteSink[] own = new ByteSink[16];
-  private ByteSink[] strLen = new ByteSink[16];
+  private LongList[] refs = new LongList[16];
+  private LongList[] own = new LongList[16];
+  private LongList[] strLen = new LongList[16];
   private ByteSink[] strBytes = new ByteSink[16];
   private LongList[] values = new LongList[16];
   private IntList[] owned = new IntList[16];
@@ -313,22 +313,30 @@ final class ColumnarEncoder {
       layout.add(g.array(), g.size());
       layout.add(xrefs.array(), xrefs.size());
       for (int id = 0; id < columns.size(); id++) {
-        ByteSink[] sinks = {sink(refs, id), sink(own, id), sink(strLen, id), sink(strBytes, id)};
+        LongList[] codes = {list(refs, id), list(own, id), list(strLen, id)};
+        ByteSink bytes = id < strBytes.length ? strBytes[id] : null;
         LongList v = id < values.length ? values[id] : null;
         int mask = 0;
-        for (int i = 0; i < sinks.length; i++) {
-          if (sinks[i] != null && sinks[i].size() > 0) {
+        for (int i = 0; i < codes.length; i++) {
+          if (codes[i] != null && codes[i].size > 0) {
             mask |= 1 << i;
           }
+        }
+        if (bytes != null && bytes.size() > 0) {
+          mask |= 1 << 3;
         }
         if (v != null && v.size > 0) {
           mask |= 1 << 4;
         }
         d.write(mask);
-        for (int i = 0; i < sinks.length; i++) {
+        for (int i = 0; i < codes.length; i++) {
           if ((mask & (1 << i)) != 0) {
-            layout.add(sinks[i].array(), sinks[i].size());
+            ByteSink payload = Values.writeCodes(streams, codes[i].values, codes[i].size);
+            layout.add(payload.array(), payload.size());
           }
+        }
+        if ((mask & (1 << 3)) != 0) {
+          layout.add(bytes.array(), bytes.size());
         }
         if ((mask & (1 << 4)) != 0) {
           Columns.Column c = columns.get(id);
@@ -346,8 +354,8 @@ final class ColumnarEncoder {
     return copy;
   }
 
-  private static ByteSink sink(ByteSink[] sinks, int id) {
-    return id < sinks.length ? sinks[id] : null;
+  private static LongList list(LongList[] lists, int id) {
+    return id < lists.length ? lists[id] : null;
   }
 
   private int[] regionOf;
@@ -438,16 +446,16 @@ final class ColumnarEncoder {
     }
   }
 
-  private ByteSink refs(int c) {
+  private LongList refs(int c) {
     ensureColumns();
-    ByteSink s = refs[c];
-    return s != null ? s : (refs[c] = new ByteSink());
+    LongList s = refs[c];
+    return s != null ? s : (refs[c] = new LongList());
   }
 
-  private ByteSink own(int c) {
+  private LongList own(int c) {
     ensureColumns();
-    ByteSink s = own[c];
-    return s != null ? s : (own[c] = new ByteSink());
+    LongList s = own[c];
+    return s != null ? s : (own[c] = new LongList());
   }
 
   private LongList values(int c) {
@@ -500,9 +508,9 @@ final class ColumnarEncoder {
           int v = at.get(vt);
           int next = r + 1 < count ? order[r + 1] : -1;
           if (vtIndex[v] >= 0) {
-            own(owner[o]).varint(1 + vtIndex[v]);
+            own(owner[o]).add(1 + vtIndex[v]);
           } else if (v == next) {
-            own(owner[o]).varint(0);
+            own(owner[o]).add(0);
             vtable(v);
           } else {
             throw refused("a vtable written before its table and after another, at byte " + vt);
@@ -625,20 +633,20 @@ final class ColumnarEncoder {
     }
     int known = dict.indexOf(pos[o] + 4, length);
     if (known >= 0) {
-      own(c).varint(1 + known);
+      own(c).add(1 + known);
       return;
     }
-    own(c).varint(0);
+    own(c).add(0);
     if (strLen[c] == null) {
-      strLen[c] = new ByteSink();
+      strLen[c] = new LongList();
       strBytes[c] = new ByteSink();
     }
-    strLen[c].varint(length);
+    strLen[c].add(length);
     strBytes[c].write(fb, pos[o] + 4, length);
   }
 
   private void vector(int o, Columns.Column c, int n) {
-    own(c.id).varint(n);
+    own(c.id).add(n);
     if (n == 0) {
       return;
     }
@@ -787,7 +795,7 @@ final class ColumnarEncoder {
   /** A reference through column {@code c} to the object at {@code target}. */
   private void ref(Columns.Column c, int target) {
     int x = at.get(target);
-    ByteSink out = refs(c.id);
+    LongList out = refs(c.id);
     int index = indexInOwner[x];
     if (owner[x] == c.id) {
       if (!claimed[x]) {
@@ -799,14 +807,14 @@ final class ColumnarEncoder {
         }
         cursor[c.id] = k;
         if (list.values[k] == x) {
-          out.varint(0);
+          out.add(0);
           cursor[c.id] = k + 1;
           return;
         }
       }
-      out.varint(2 + (long) index);
+      out.add(2 + (long) index);
     } else {
-      out.varint(1);
+      out.add(1);
       xrefs.varint(owner[x]);
       xrefs.varint(index);
     }

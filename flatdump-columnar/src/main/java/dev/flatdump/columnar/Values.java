@@ -37,6 +37,20 @@ final class Values {
 
   private Values() {}
 
+  /**
+   * The stream of a column's codes (references, vtables, lengths): non-negative, as wide as the
+   * largest needs.
+   */
+  static ByteSink writeCodes(Streams.Writer streams, long[] values, int n) {
+    long max = 0;
+    for (int i = 0; i < n; i++) {
+      max |= values[i];
+    }
+    int width = Math.max(1, (64 - Long.numberOfLeadingZeros(max) + 7) / 8);
+    width = width <= 2 ? width : width <= 4 ? 4 : 8;
+    return write(streams, values, n, width, false);
+  }
+
   /** The stream of {@code values} of a column of {@code width} bytes. */
   static ByteSink write(Streams.Writer streams, long[] values, int n, int width, boolean real) {
     int[] candidates;
@@ -49,7 +63,7 @@ final class Values {
       }
       candidates = bits ? new int[] {BITS} : n < TRY_FROM ? new int[] {RAW} : new int[] {RAW, FOR};
     } else {
-      candidates = n < TRY_FROM ? new int[] {VARINT} : new int[] {VARINT, DELTA, FOR};
+      candidates = n < TRY_FROM ? new int[] {VARINT} : new int[] {VARINT, DELTA, FOR, SPLIT};
     }
     ByteSink best = null;
     int bestSize = Integer.MAX_VALUE;
@@ -70,6 +84,7 @@ final class Values {
 
   static void encode(ByteSink p, int encoding, long[] v, int n, int width) {
     p.write(encoding);
+    p.write(width);
     p.varint(n);
     switch (encoding) {
       case RAW -> {
@@ -150,12 +165,16 @@ final class Values {
    * Reads a stream {@link #write} wrote: its values, {@code width} bytes each, sign-extended when
    * {@code signed}.
    */
-  static long[] read(byte[] stream, int width, boolean signed, int max) {
+  static long[] read(byte[] stream, boolean signed, int max) {
     ByteSource in = new ByteSource(stream);
     if (stream.length == 0) {
       return new long[0];
     }
     int encoding = in.read();
+    int width = in.read();
+    if (width != 1 && width != 2 && width != 4 && width != 8) {
+      throw Columns.damaged("values " + width + " bytes wide");
+    }
     int n = in.count();
     if (n > max) {
       throw Columns.damaged("a column of " + n + " values in " + stream.length + " bytes");

@@ -23,8 +23,8 @@ import org.bson.BsonValue;
  * document becomes one element of the root table's records vector, in the order given. A shard is
  * finished (root table, file identifier, written atomically) once it would pass {@code
  * shardSizeBytes}; what it shares lives and dies with it. A document that does not fit is not
- * exported: {@link #add} returns its {@link Reject}, and whatever was written for it stays in the
- * shard unreferenced (or shared by a later equal object).
+ * exported: {@link #add} returns its {@link Reject}, and whatever was written for it is rolled
+ * back, so that a shard's bytes follow from its records alone.
  *
  * <p>Not thread-safe. Shard files are named {@code BASE-00000.fb}, {@code BASE-00001.fb}, ...
  */

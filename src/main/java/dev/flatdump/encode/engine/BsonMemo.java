@@ -12,6 +12,9 @@ import java.util.Arrays;
  * less recently. So it stays small enough to live in the CPU's caches and keeps the sub-documents
  * that come back often; a miss only costs a decoding, and the table's de-dup still finds the table.
  *
+ * <p>Between {@link #save} and {@link #restore}, every change (a key kept, a slot used) is logged,
+ * so that a rejected document's keys, and the keys they pushed out, can be taken back exactly.
+ *
  * <p>Not thread-safe. {@link #clear} at each new shard: offsets mean nothing in another buffer.
  */
 final class BsonMemo {
@@ -31,6 +34,24 @@ final class BsonMemo {
   private final byte[] lastUsed;
 
   private int lastSize;
+
+  /** Whether changes are logged: from the first {@link #save}. */
+  private boolean logging;
+
+  /**
+   * Since the last {@link #save}, one entry of {@value #ENTRY} ints per change: {@link #USED}, the
+   * set and its old {@link #lastUsed}; or {@link #SLOT}, the slot, its four old {@link #meta} and
+   * where its old key's bytes are in {@link #oldKeys} (-1 when the key stays or was none).
+   */
+  private int[] log = new int[16 * ENTRY];
+
+  private int logLength;
+  private byte[] oldKeys = new byte[0];
+  private int oldKeysLength;
+
+  private static final int ENTRY = 7;
+  private static final int USED = 0;
+  private static final int SLOT = 1;
 
   /**
    * @param slots how many keys it holds at most, a power of two, at least 2
@@ -57,6 +78,81 @@ final class BsonMemo {
     for (int s = 0; s <= mask; s++) {
       meta[4 * s + 1] = -1;
     }
+    logLength = 0;
+    oldKeysLength = 0;
+  }
+
+  /** Keeps the memo's state, for {@link #restore}: logs every change from now on. */
+  void save() {
+    logging = true;
+    logLength = 0;
+    oldKeysLength = 0;
+  }
+
+  /**
+   * Takes the memo back to its state at the last {@link #save}, undoing the changes logged since,
+   * last first: keys kept since are gone, those they replaced are back, and so is which slot of
+   * each set was used last.
+   */
+  void restore() {
+    for (int e = logLength - ENTRY; e >= 0; e -= ENTRY) {
+      if (log[e] == USED) {
+        lastUsed[log[e + 1]] = (byte) log[e + 2];
+        continue;
+      }
+      int slot = log[e + 1];
+      System.arraycopy(log, e + 2, meta, 4 * slot, 4);
+      int at = log[e + 6];
+      if (at >= 0) {
+        System.arraycopy(oldKeys, at, keys, slot * maxKeyBytes, meta[4 * slot + 1]);
+      }
+    }
+    logLength = 0;
+    oldKeysLength = 0;
+  }
+
+  private int[] entry() {
+    if (logLength + ENTRY > log.length) {
+      log = Arrays.copyOf(log, 2 * log.length);
+    }
+    return log;
+  }
+
+  private void used(int set, int slot) {
+    byte v = (byte) (slot & 1);
+    if (lastUsed[set] == v) {
+      return;
+    }
+    if (logging) {
+      int[] l = entry();
+      l[logLength] = USED;
+      l[logLength + 1] = set;
+      l[logLength + 2] = lastUsed[set];
+      logLength += ENTRY;
+    }
+    lastUsed[set] = v;
+  }
+
+  /**
+   * Logs the slot's state before it changes; with its key's bytes if {@code newKey} replaces it.
+   */
+  private void logSlot(int slot, boolean newKey) {
+    int[] l = entry();
+    l[logLength] = SLOT;
+    l[logLength + 1] = slot;
+    System.arraycopy(meta, 4 * slot, l, logLength + 2, 4);
+    int length = meta[4 * slot + 1];
+    int at = -1;
+    if (newKey && length > 0) {
+      if (oldKeysLength + length > oldKeys.length) {
+        oldKeys = Arrays.copyOf(oldKeys, Math.max(oldKeysLength + length, 2 * oldKeys.length));
+      }
+      at = oldKeysLength;
+      System.arraycopy(keys, slot * maxKeyBytes, oldKeys, at, length);
+      oldKeysLength += length;
+    }
+    l[logLength + 6] = at;
+    logLength += ENTRY;
   }
 
   /**
@@ -104,7 +200,7 @@ final class BsonMemo {
     if (slot < 0) {
       return 0;
     }
-    lastUsed[slot >> 1] = (byte) (slot & 1);
+    used(slot >> 1, slot);
     lastSize = meta[4 * slot + 3];
     return meta[4 * slot + 2];
   }
@@ -131,13 +227,18 @@ final class BsonMemo {
       } else {
         slot = (home & ~1) | (1 - lastUsed[home >> 1]);
       }
+      if (logging) {
+        logSlot(slot, true);
+      }
       System.arraycopy(b, from, keys, slot * maxKeyBytes, length);
       meta[4 * slot] = h;
       meta[4 * slot + 1] = length;
+    } else if (logging) {
+      logSlot(slot, false);
     }
     meta[4 * slot + 2] = offset;
     meta[4 * slot + 3] = size;
-    lastUsed[slot >> 1] = (byte) (slot & 1);
+    used(slot >> 1, slot);
   }
 
   private int slot(byte[] b, int from, int to, int h) {

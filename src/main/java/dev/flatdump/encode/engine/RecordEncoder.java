@@ -1,5 +1,6 @@
 package dev.flatdump.encode.engine;
 
+import com.google.flatbuffers.BuilderSpace;
 import com.google.flatbuffers.FlatBufferBuilder;
 import dev.flatdump.encode.plan.EnumPlan;
 import dev.flatdump.encode.plan.FieldKind;
@@ -20,8 +21,9 @@ import java.util.TreeMap;
  * Builds one BSON document into the schema's record table, walking its bytes once with the plan:
  * every string, table and vector is written before the table that holds it (postorder), and the
  * table last. A document that does not fit throws a {@link RejectedRecord} with the field's path;
- * what was written for it before that stays in the buffer, unreferenced (or shared later by an
- * equal object).
+ * what was written for it before that stays in the buffer, unless the caller {@link #mark}ed the
+ * builder before and {@link #rollback}s it (as {@link ShardBuilder} does): then the document leaves
+ * nothing behind, neither bytes nor anything shared or counted.
  *
  * <p>A sub-document of a leaf table type laid out as one met before is read by that layout ({@link
  * LeafShape}), and by the general walk, field by field, otherwise; both give the same table or the
@@ -118,6 +120,11 @@ public final class RecordEncoder {
 
   /** Where {@link #leafTable} finds each segment of its shape. */
   private int[] segmentAt = new int[4];
+
+  /** The builder's state at the last {@link #mark}, and the builder. */
+  private final BuilderSpace.Mark mark = new BuilderSpace.Mark();
+
+  private FlatBufferBuilder markedBuilder;
 
   /** BSON fields the schema does not name, met so far: a table that met one is not memoized. */
   private long unknownSeen;
@@ -270,6 +277,30 @@ public final class RecordEncoder {
               + " were given");
     }
     return table(plan.recordIndex(), doc, offset, end, 0);
+  }
+
+  /**
+   * Marks {@code builder}, and what is shared in it, before a document: {@link #rollback} takes
+   * both back to here. Costs a few fields, whatever the shard's size.
+   */
+  void mark(FlatBufferBuilder builder) {
+    BuilderSpace.mark(builder, mark);
+    markedBuilder = builder;
+    sharing.mark();
+    writer.mark(builder);
+  }
+
+  /**
+   * Takes the builder marked last back to its {@link #mark}, as if no document had been encoded
+   * since: its bytes zeroed and given back, its alignment and vtables, the strings, tables and
+   * vectors kept for sharing, the memos of sub-documents, the samplers and the de-dup counts. The
+   * layouts learned ({@link LeafShape}) stay: they only speed up reading, and the unknown fields'
+   * counts stay too.
+   */
+  void rollback() {
+    BuilderSpace.rollback(markedBuilder, mark);
+    sharing.rollback();
+    writer.rollback();
   }
 
   /** How many tables were read by their layout ({@link LeafShape}) so far. */

@@ -28,6 +28,15 @@ public final class RepeatSampler {
   private int paused;
   private int pauseValues;
 
+  /** The state {@link #save} kept, in the fields' order. */
+  private int savedPauseWindows;
+
+  private boolean savedActive;
+  private int savedSeen;
+  private int savedHits;
+  private int savedPaused;
+  private int savedPauseValues;
+
   /**
    * @param window values per sampling window, at least 1
    * @param minHitPercent the share of values found again, 0..100, below which lookups pause
@@ -105,5 +114,28 @@ public final class RepeatSampler {
       active = true;
       paused = 0;
     }
+  }
+
+  /** Keeps the sampler's state, for {@link #restore}. */
+  void save() {
+    savedPauseWindows = pauseWindows;
+    savedActive = active;
+    savedSeen = seen;
+    savedHits = hits;
+    savedPaused = paused;
+    savedPauseValues = pauseValues;
+  }
+
+  /**
+   * Takes the sampler back to its state at the last {@link #save}: the values reported since (a
+   * rejected document's) decide nothing.
+   */
+  void restore() {
+    pauseWindows = savedPauseWindows;
+    active = savedActive;
+    seen = savedSeen;
+    hits = savedHits;
+    paused = savedPaused;
+    pauseValues = savedPauseValues;
   }
 }

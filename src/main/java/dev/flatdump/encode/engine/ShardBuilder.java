@@ -89,7 +89,8 @@ public final class ShardBuilder {
    * shard if none is open.
    *
    * @throws RejectedRecord when it does not fit the schema; it is not a record then, and what was
-   *     written for it stays in the shard unreferenced (or shared by a later equal object)
+   *     written for it is rolled back: the shard's bytes, what it shares and the de-dup counts are
+   *     those of its accepted documents alone
    */
   public void add(byte[] doc, int offset, int length) {
     if (builder == null) {
@@ -103,9 +104,16 @@ public final class ShardBuilder {
       sharing.clear();
       count = 0;
     }
-    int record = encoder.encode(builder, doc, offset, length);
-    if (keyIsId && count > 0) {
-      requireKeyOrder(record);
+    encoder.mark(builder);
+    int record;
+    try {
+      record = encoder.encode(builder, doc, offset, length);
+      if (keyIsId && count > 0) {
+        requireKeyOrder(record);
+      }
+    } catch (RejectedRecord rejected) {
+      encoder.rollback();
+      throw rejected;
     }
     if (count == records.length) {
       records = Arrays.copyOf(records, count * 2);

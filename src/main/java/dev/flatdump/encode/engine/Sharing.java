@@ -29,6 +29,11 @@ import java.util.Locale;
  * {@code SharingTest} checks on 2,000 realistic organizations that the bytes are the same with and
  * without it.
  *
+ * <p>A rejected document shares nothing: {@link #mark()} before each document, {@link #rollback()}
+ * when it is rejected, and what it kept, found and counted is taken back, its samplers' windows
+ * too, so that what is shared later, and the counts, follow from the accepted documents alone. A
+ * mark costs a few fields; the state of a table type is kept the first time a document touches it.
+ *
  * <p>Offsets mean nothing outside their builder: {@link #clear()} at every new shard. Not
  * thread-safe.
  */
@@ -99,6 +104,19 @@ public final class Sharing {
   private static final int MEMO_WINDOW = 1 << 12;
   private final ContentKey key = new ContentKey();
 
+  /** Whether a document is marked ({@link #mark}): only then is state kept to roll back. */
+  private boolean marking;
+
+  /** Counts the marks; a table type touched in this one has it in {@link #touchedAt}. */
+  private long epoch;
+
+  private final long[] touchedAt;
+
+  /** The table types touched since the mark, {@link #touchedCount} of them. */
+  private final int[] touched;
+
+  private int touchedCount;
+
   public Sharing(SchemaPlan plan, Kinds kinds) {
     this(plan, kinds, true);
   }
@@ -116,6 +134,8 @@ public final class Sharing {
     memos = new BsonMemo[n];
     samplers = new RepeatSampler[n];
     memoSamplers = new RepeatSampler[n];
+    touchedAt = new long[n];
+    touched = new int[n];
     for (int i = 0; i < n; i++) {
       tables[i] = new Index();
       samplers[i] = RepeatSampler.forTables();
@@ -125,6 +145,57 @@ public final class Sharing {
 
   public Kinds kinds() {
     return kinds;
+  }
+
+  /**
+   * Marks the start of a document: {@link #rollback} takes everything back to here. Keeps the
+   * strings' and vectors' indexes' sizes and counts; a table type's state is kept when the document
+   * first touches it ({@link #touch}).
+   */
+  void mark() {
+    marking = true;
+    epoch++;
+    touchedCount = 0;
+    strings.save();
+    vectors.save();
+  }
+
+  /**
+   * Takes back all the document marked last did ({@link #mark}): the objects it kept are no longer
+   * found (their offsets lie in space its builder gives back), those it found are no longer
+   * counted, its sub-documents leave the memos, and the samplers are where they were.
+   */
+  void rollback() {
+    if (!marking) {
+      throw new IllegalStateException("rollback without a mark");
+    }
+    strings.restore();
+    vectors.restore();
+    for (int k = 0; k < touchedCount; k++) {
+      int i = touched[k];
+      tables[i].restore();
+      samplers[i].restore();
+      memoSamplers[i].restore();
+      if (memos[i] != null) {
+        memos[i].restore();
+      }
+    }
+    touchedCount = 0;
+    epoch++; // a second rollback finds nothing touched
+  }
+
+  /** Keeps table type {@code i}'s state, the first time it changes since the mark. */
+  private void touch(int i) {
+    if (marking && touchedAt[i] != epoch) {
+      touchedAt[i] = epoch;
+      touched[touchedCount++] = i;
+      tables[i].save();
+      samplers[i].save();
+      memoSamplers[i].save();
+      if (memos[i] != null) {
+        memos[i].save();
+      }
+    }
   }
 
   /** Forgets every object: the builder starts a new shard. The counts go on. */
@@ -149,9 +220,13 @@ public final class Sharing {
    * so.
    */
   int findTableByBson(int typeIndex, byte[] b, int from, int to, int hash) {
+    touch(typeIndex);
     BsonMemo memo = memos[typeIndex];
     if (memo == null) {
       memo = memos[typeIndex] = new BsonMemo(MEMO_SLOTS, MEMO_KEY_BYTES);
+      if (marking) {
+        memo.save(); // a rollback empties it again
+      }
     }
     int found = memo.find(b, from, to, hash);
     memoSamplers[typeIndex].found(found != 0);
@@ -170,6 +245,7 @@ public final class Sharing {
    * does not name (those are counted per document, so such documents must be walked each time).
    */
   void keepTableByBson(int typeIndex, byte[] b, int from, int to, int hash, int offset, int bytes) {
+    touch(typeIndex);
     memos[typeIndex].keep(b, from, to, hash, offset, bytes);
   }
 
@@ -186,6 +262,7 @@ public final class Sharing {
     if (sampler.active()) {
       return true;
     }
+    touch(typeIndex);
     sampler.skipped();
     return false;
   }
@@ -261,17 +338,20 @@ public final class Sharing {
 
   /** The offset of an equal table of this type, or 0; reports the lookup to its sampler. */
   int findTable(int typeIndex) {
+    touch(typeIndex);
     int found = tables[typeIndex].find(key);
     samplers[typeIndex].found(found != 0);
     return found;
   }
 
   void keepTable(int typeIndex, int offset, int bytes) {
+    touch(typeIndex);
     tables[typeIndex].keep(key, offset, bytes);
   }
 
   /** A table written without looking it up (its type's sampler paused it). */
   void skippedTable(int typeIndex) {
+    touch(typeIndex);
     samplers[typeIndex].skipped();
     tables[typeIndex].total++;
     tables[typeIndex].unique++;
@@ -319,6 +399,14 @@ public final class Sharing {
     long total;
     long unique;
     long saved;
+
+    /** What {@link #save} kept: the arena's length, the entries and the counts. */
+    private int savedArenaLength;
+
+    private int savedCount;
+    private long savedTotal;
+    private long savedUnique;
+    private long savedSaved;
 
     /** The offset of the object whose content is the key's, or 0; remembers where to keep it. */
     int find(ContentKey key) {
@@ -416,6 +504,60 @@ public final class Sharing {
       Arrays.fill(slots, 0);
       count = 0;
       arenaLength = 0;
+      savedArenaLength = 0;
+      savedCount = 0;
+    }
+
+    /** Keeps the entries' and counts' state, for {@link #restore}. */
+    void save() {
+      savedArenaLength = arenaLength;
+      savedCount = count;
+      savedTotal = total;
+      savedUnique = unique;
+      savedSaved = saved;
+    }
+
+    /**
+     * Takes the index back to its state at the last {@link #save}: the entries kept since, last in
+     * the arena, leave the slots (they are never found again) and the arena; the counts are those
+     * saved.
+     */
+    void restore() {
+      for (int r = savedArenaLength; r < arenaLength; ) {
+        int length = (int) ContentKey.INT_LE.get(arena, r);
+        remove(r, ContentKey.hash(arena, r + RECORD, r + RECORD + length));
+        r += RECORD + length;
+      }
+      arenaLength = savedArenaLength;
+      count = savedCount;
+      total = savedTotal;
+      unique = savedUnique;
+      saved = savedSaved;
+    }
+
+    /**
+     * Empties the slot of the entry whose record starts at {@code r}, of hash {@code h}, and moves
+     * back the entries after it that could no longer be reached past the hole (a deletion from
+     * linear probing that needs no tombstones).
+     */
+    private void remove(int r, int h) {
+      int mask = slots.length - 1;
+      int hole = mix(h) & mask;
+      while ((int) slots[hole] != r + 1) {
+        if (slots[hole] == 0) {
+          throw new IllegalStateException("an entry kept since the mark is not in the index");
+        }
+        hole = (hole + 1) & mask;
+      }
+      for (int j = (hole + 1) & mask; slots[j] != 0; j = (j + 1) & mask) {
+        int home = mix((int) (slots[j] >>> 32)) & mask;
+        boolean reachable = hole <= j ? home > hole && home <= j : home > hole || home <= j;
+        if (!reachable) {
+          slots[hole] = slots[j];
+          hole = j;
+        }
+      }
+      slots[hole] = 0;
     }
 
     Count count(String kind) {

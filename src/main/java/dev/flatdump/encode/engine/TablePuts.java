@@ -33,6 +33,8 @@ import java.util.Map;
  *
  * <p>Types with more than 64 fields, or a struct aligned to more than 8, are not handled here
  * ({@link #handles}). One per encoder; forgets everything when the builder changes or restarts.
+ * {@link #rollback} forgets the vtables written since {@link #mark}, as the builder gives their
+ * space back; the layouts, which depend on no offset, stay.
  */
 final class TablePuts {
 
@@ -72,6 +74,15 @@ final class TablePuts {
   private final int[] positions = new int[64];
   private FlatBufferBuilder builder;
   private int highWater;
+
+  /** {@link #highWater} at the mark. */
+  private int markedHighWater;
+
+  /** The vtables put in {@link #vtablesByContents} since the mark, in order. */
+  private final java.util.List<VtableKey> newVtables = new java.util.ArrayList<>();
+
+  /** The layouts given a vtable since the mark. */
+  private final java.util.List<Layout> newLayoutVtables = new java.util.ArrayList<>();
 
   /** Whether a heap buffer's table is written straight into its array ({@link BuilderSpace}). */
   private boolean arrayWrites = true;
@@ -132,7 +143,37 @@ final class TablePuts {
       }
       layouts.clear();
       vtablesByContents.clear();
+      newVtables.clear();
+      newLayoutVtables.clear();
     }
+  }
+
+  /**
+   * Marks the builder {@code b}'s state, as the builder itself is marked: writes into {@code b}
+   * from now on ({@link #use}), and logs the vtables found or written until the next mark.
+   */
+  void mark(FlatBufferBuilder b) {
+    use(b);
+    markedHighWater = highWater;
+    newVtables.clear();
+    newLayoutVtables.clear();
+  }
+
+  /**
+   * Forgets the vtables found or written since {@link #mark}: the builder is rolled back to the
+   * mark, which gives their space back, and a later table must find the vtables as it would have
+   * without them.
+   */
+  void rollback() {
+    for (VtableKey k : newVtables) {
+      vtablesByContents.remove(k);
+    }
+    for (Layout l : newLayoutVtables) {
+      l.vtable = 0;
+    }
+    newVtables.clear();
+    newLayoutVtables.clear();
+    highWater = markedHighWater;
   }
 
   /**
@@ -262,10 +303,13 @@ final class TablePuts {
       }
       highWater = builder.offset();
       vtablesByContents.put(contents, builder.offset());
+      newVtables.add(contents);
       l.vtable = builder.offset();
+      newLayoutVtables.add(l);
       return table;
     }
     l.vtable = known;
+    newLayoutVtables.add(l);
     builder.putInt(known - table);
     highWater = builder.offset();
     return table;

@@ -83,6 +83,21 @@ final class TableWriter {
     }
   }
 
+  /** Writes into {@code builder} from now on, and marks it for {@link #rollback}. */
+  void mark(FlatBufferBuilder builder) {
+    use(builder);
+    if (puts != null) {
+      puts.mark(builder);
+    }
+  }
+
+  /** Forgets the vtables written since {@link #mark}; the builder is rolled back by its caller. */
+  void rollback() {
+    if (puts != null) {
+      puts.rollback();
+    }
+  }
+
   /** The string of UTF-8 bytes {@code b[from, to)}: an equal one already written, or a new one. */
   int string(byte[] b, int from, int to) {
     if (!sharing.strings()) {

@@ -130,4 +130,26 @@ class RepeatSamplerTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(new RepeatSampler(1 << 16, 10, 3, (1 << 15) - 1).active()).isTrue();
   }
+
+  /** Whether each of n more values is looked up, hits or not as {@code hit} says. */
+  private static List<Boolean> decisions(RepeatSampler sampler, int n, boolean hit) {
+    List<Boolean> looked = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      looked.add(feed(sampler, 1, hit) == 1);
+    }
+    return looked;
+  }
+
+  @Test
+  void restoreForgetsTheValuesSinceTheSave() {
+    var restored = new RepeatSampler(10, 50, 2, 8);
+    var untouched = new RepeatSampler(10, 50, 2, 8);
+    feed(restored, 25, false); // paused, mid-pause
+    feed(untouched, 25, false);
+    restored.save();
+    feed(restored, 37, true); // a rejected document's values: through the pause, windows ended
+    restored.restore();
+
+    assertThat(decisions(restored, 200, false)).isEqualTo(decisions(untouched, 200, false));
+  }
 }
