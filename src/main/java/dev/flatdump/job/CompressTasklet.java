@@ -87,6 +87,7 @@ final class CompressTasklet implements Tasklet {
                 () ->
                     ColumnarShardCopy.write(
                         staging.resolve(s.fileName()),
+                        s.sha256(),
                         bfbs,
                         ColumnarCopy.DEFAULT_LEVEL,
                         s.index(),

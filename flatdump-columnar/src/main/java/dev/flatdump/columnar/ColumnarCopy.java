@@ -44,7 +44,22 @@ public final class ColumnarCopy {
    *     root does not reach, non-zero padding, a field the schema does not name
    */
   public static byte[] write(byte[] shard, byte[] bfbs, int level) {
-    return ColumnarEncoder.encode(shard, bfbs, level);
+    return ColumnarEncoder.encode(shard, ColumnarEncoder.sha256(shard), bfbs, level);
+  }
+
+  /**
+   * The columnar copy of {@code shard}, rebuilt once to check that it gives the shard's bytes back:
+   * what an export writes. {@code sha256} is the shard's, known already (lowercase hex).
+   *
+   * @throws ColumnarException as {@link #write}, or when the copy would not rebuild the shard
+   */
+  public static byte[] writeChecked(byte[] shard, String sha256, byte[] bfbs, int level) {
+    byte[] sha = HexFormat.of().parseHex(sha256);
+    byte[] copy = ColumnarEncoder.encode(shard, sha, bfbs, level);
+    if (!java.util.Arrays.equals(new ColumnarDecoder(copy, bfbs).rebuildUnchecked(), shard)) {
+      throw new ColumnarException("the copy rebuilds other bytes than the shard's");
+    }
+    return copy;
   }
 
   /**

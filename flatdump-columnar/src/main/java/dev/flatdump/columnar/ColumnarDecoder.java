@@ -3,7 +3,6 @@ package dev.flatdump.columnar;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import dev.flatdump.reader.BinarySchema;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 
@@ -16,7 +15,6 @@ import java.util.List;
 final class ColumnarDecoder {
 
   private final byte[] out;
-  private final ByteBuffer bb;
   private final int total;
   private final BinarySchema schema;
   private final Columns columns;
@@ -204,7 +202,6 @@ final class ColumnarDecoder {
     }
     plans = new Plan[columns.size()];
     out = new byte[total];
-    bb = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
     regionPos = new int[regions];
   }
 
@@ -214,14 +211,20 @@ final class ColumnarDecoder {
 
   /** The rebuilt shard, its SHA-256 checked. */
   byte[] rebuild() {
+    byte[] shard = rebuildUnchecked();
+    if (!Arrays.equals(ColumnarEncoder.sha256(shard), sha)) {
+      throw new ColumnarException(
+          "the columnar copy rebuilds a shard whose SHA-256 is not the one it was made from");
+    }
+    return shard;
+  }
+
+  /** The rebuilt shard, its SHA-256 not checked: for a caller that compares it otherwise. */
+  byte[] rebuildUnchecked() {
     try {
       decode();
     } catch (IndexOutOfBoundsException | NegativeArraySizeException e) {
       throw Columns.damaged("an object out of the shard (" + e.getMessage() + ")");
-    }
-    if (!Arrays.equals(ColumnarEncoder.sha256(out), sha)) {
-      throw new ColumnarException(
-          "the columnar copy rebuilds a shard whose SHA-256 is not the one it was made from");
     }
     return out;
   }

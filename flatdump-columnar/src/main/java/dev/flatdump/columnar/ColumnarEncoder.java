@@ -2,7 +2,6 @@ package dev.flatdump.columnar;
 
 import dev.flatdump.reader.BinarySchema;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -25,7 +24,6 @@ final class ColumnarEncoder {
   static final byte VTABLE = 3;
 
   private final byte[] fb;
-  private final ByteBuffer bb;
   private final int total;
   private final BinarySchema schema;
   private final Columns columns;
@@ -42,28 +40,36 @@ final class ColumnarEncoder {
   /** A vector's element object index. */
   private int[] typeB = new int[1024];
 
-  /** Object ids by position / 4, plus 1: no two objects start within 4 bytes in a valid shard. */
-  private final PositionIndex at;
+  /**
+   * By position / 4 (no two objects start within 4 bytes): 0 for nothing; above 0, an object
+   * expected there, {@code (column + 1) << 2 | position & 3}; below 0, the object found there,
+   * {@code -1 - id}.
+   */
+  private final int[] slots;
+
+  /** Objects expected, and found, so far. */
+  private int expected;
+
+  private int found;
 
   /** Struct types' padding bytes (offsets within the struct), by object index. */
   private final int[][] structPadding;
 
   ColumnarEncoder(byte[] fb, BinarySchema schema) {
     this.fb = fb;
-    this.bb = ByteBuffer.wrap(fb).order(ByteOrder.LITTLE_ENDIAN);
     this.total = fb.length;
     this.schema = schema;
     this.columns = new Columns(schema);
-    this.at = new PositionIndex(total);
+    this.slots = new int[(total >> 2) + 1];
     this.structPadding = new int[schema.objects().size()][];
   }
 
   /** The copy's bytes. */
-  static byte[] encode(byte[] fb, byte[] bfbs, int level) {
+  static byte[] encode(byte[] fb, byte[] sha, byte[] bfbs, int level) {
     BinarySchema schema = BinarySchema.read(ByteBuffer.wrap(bfbs));
     ColumnarEncoder e = new ColumnarEncoder(fb, schema);
     try {
-      return e.write(bfbs, level);
+      return e.write(sha, bfbs, level);
     } catch (IndexOutOfBoundsException | IllegalArgumentException e2) {
       throw new ColumnarException(
           "no columnar copy: the shard is not one of this schema: " + e2, e2);
@@ -73,11 +79,11 @@ final class ColumnarEncoder {
   // ---- reading the shard
 
   private int u16(int p) {
-    return bb.getShort(p) & 0xffff;
+    return LittleEndian.getShort(fb, p) & 0xffff;
   }
 
   private int u32(int p) {
-    int v = bb.getInt(p);
+    int v = LittleEndian.getInt(fb, p);
     if (v < 0) {
       throw refused("an offset past 2 GiB at byte " + p);
     }
@@ -88,19 +94,120 @@ final class ColumnarEncoder {
     return new ColumnarException("no columnar copy of this shard: " + what);
   }
 
-  private int add(int p, byte k, int a, int b, int s) {
-    if (p < 0 || p >= total || (long) p + s > total) {
-      throw refused("an object out of the buffer at byte " + p);
+  // ---- finding the objects: one pass from the root up, as references point up
+
+  /** Where the objects start: the prefix (root offset, file identifier) lies below. */
+  private int lowest;
+
+  /**
+   * Finds every object, in order of position: each reached by a reference from below it (the root's
+   * from the prefix), each vtable where no reference points and the bytes are not zero. An object
+   * belongs to the column of its first reference in decoding order, which is the last one met here:
+   * references are met from the last written object to the first, each object's in reverse order.
+   *
+   * @return the root table's id
+   */
+  private int scan() {
+    if (total < 8 || (total & 3) != 0) {
+      throw refused("a buffer of " + total + " bytes");
     }
-    int id = at.get(p);
-    if (id >= 0) {
-      if (pos[id] != p) {
-        throw refused("objects overlap at byte " + p);
+    int root = u32(0);
+    if (root < 4 || root > total - 4) {
+      throw refused("a root offset of " + root);
+    }
+    expect(root, columns.get(0), 0);
+    int rootVt = root - LittleEndian.getInt(fb, root);
+    lowest = rootVt < root && rootVt >= 4 ? rootVt : root;
+    int p = lowest;
+    int rootObject = -1;
+    while (p < total) {
+      int s = slots[p >> 2];
+      if (s > 0 && (s & 3) == (p & 3)) {
+        if (p == root) {
+          rootObject = count;
+        }
+        p = object(p, columns.get((s >>> 2) - 1));
+      } else if ((p & 1) != 0) {
+        if (fb[p] != 0) {
+          throw refused("a byte no object holds, at " + p);
+        }
+        p++;
+      } else {
+        int v = u16(p);
+        if (v == 0) {
+          p += 2;
+        } else {
+          p = vtableAt(p, v);
+        }
       }
-      if (kind[id] != k || size[id] != s) {
-        throw refused("two different objects at byte " + p);
+    }
+    if (p != total || found != expected || rootObject < 0) {
+      throw refused("a reference into another object, or an object past the buffer's end");
+    }
+    order = new int[count];
+    regionOf = new int[count];
+    for (int r = 0; r < count; r++) {
+      order[r] = count - 1 - r;
+      regionOf[count - 1 - r] = r;
+    }
+    return rootObject;
+  }
+
+  /** A reference from {@code from} to {@code q}, through column {@code c}. */
+  private void expect(int q, Columns.Column c, int from) {
+    if (q <= from || q > total - 4) {
+      throw refused("a reference out of the buffer at byte " + from);
+    }
+    int k = q >> 2;
+    int s = slots[k];
+    int here = ((c.id + 1) << 2) | (q & 3);
+    if (s == 0) {
+      slots[k] = here;
+      expected++;
+    } else if (s > 0 && (s & 3) == (q & 3)) {
+      Columns.Column old = columns.get((s >>> 2) - 1);
+      if (old != c && !compatible(old, c, q)) {
+        throw refused(
+            "an object at byte "
+                + q
+                + " reached as two types: "
+                + old.path(schema)
+                + ", "
+                + c.path(schema));
       }
-      return -1 - id;
+      slots[k] = here;
+    } else {
+      throw refused("objects overlap at byte " + q);
+    }
+  }
+
+  /**
+   * Whether the object at {@code q} rebuilds as one of either column: of one type, or a vector
+   * sharing its bytes with one of another (empty, or of scalars or structs of the same width).
+   */
+  private boolean compatible(Columns.Column a, Columns.Column b, int q) {
+    if (a.kind != b.kind) {
+      return false;
+    }
+    return switch (a.kind) {
+      case Columns.TABLE -> a.type == b.type;
+      case Columns.STRING -> true;
+      case Columns.VECTOR ->
+          (a.type == b.type && (a.type != BinarySchema.OBJ || a.elementIndex == b.elementIndex))
+              || u32(q) == 0
+              || (!refs(a) && !refs(b) && a.width == b.width);
+      default -> false;
+    };
+  }
+
+  private boolean refs(Columns.Column vector) {
+    return vector.type == BinarySchema.STRING
+        || (vector.type == BinarySchema.OBJ && !schema.objects().get(vector.elementIndex).struct());
+  }
+
+  private int register(int p, byte k, int a, int b, int s, int owner) {
+    if ((long) p + s > total) {
+      throw refused("an object past the buffer's end at byte " + p);
     }
     if (count == pos.length) {
       int n = count * 2;
@@ -109,125 +216,150 @@ final class ColumnarEncoder {
       kind = Arrays.copyOf(kind, n);
       typeA = Arrays.copyOf(typeA, n);
       typeB = Arrays.copyOf(typeB, n);
+      owners = Arrays.copyOf(owners, n);
     }
-    id = count++;
+    int id = count++;
     pos[id] = p;
     size[id] = s;
     kind[id] = k;
     typeA[id] = a;
     typeB[id] = b;
-    at.put(p, id);
+    owners[id] = owner;
+    slots[p >> 2] = -1 - id;
     return id;
   }
 
-  /** Adds the object a reference of type (base, element, index) reaches; -1-id when known. */
-  private int reach(int p, int base, int element, int index) {
-    switch (base) {
-      case BinarySchema.STRING:
-        return add(p, STRING, 0, 0, 4 + u32(p) + 1);
-      case BinarySchema.VECTOR:
-        {
-          int n = u32(p);
-          int width = elementWidth(element, index);
-          return add(p, VECTOR, element, index, 4 + n * width);
-        }
-      case BinarySchema.OBJ:
-        {
-          int vt = p - bb.getInt(p);
-          if (vt < 0 || vt + 4 > total) {
-            throw refused("a vtable out of the buffer at byte " + p);
-          }
-          int vtSize = u16(vt);
-          int tSize = u16(vt + 2);
-          if (vtSize < 4 || (vtSize & 1) != 0 || tSize < 4) {
-            throw refused("a vtable of " + vtSize + " bytes for a table of " + tSize);
-          }
-          add(vt, VTABLE, 0, 0, vtSize);
-          return add(p, TABLE, index, 0, tSize);
-        }
-      default:
-        throw refused("a reference of base type " + base);
+  private int vtableAt(int p, int v) {
+    if (v < 4 || (v & 1) != 0 || p + v > total || u16(p + 2) < 4) {
+      throw refused("a byte no object holds, at " + p);
     }
+    register(p, VTABLE, 0, 0, v, -1);
+    return p + v;
   }
 
-  private int elementWidth(int element, int index) {
-    if (element == BinarySchema.OBJ) {
-      BinarySchema.ObjectType o = schema.objects().get(index);
-      return o.struct() ? o.byteSize() : 4;
-    }
-    if (element == BinarySchema.STRING) {
-      return 4;
-    }
-    if (element >= BinarySchema.UTYPE && element <= BinarySchema.DOUBLE) {
-      return Columns.scalarWidth(element);
-    }
-    throw refused("a vector of base type " + element);
-  }
-
-  private void discover() {
-    if (total < 8) {
-      throw refused("a buffer of " + total + " bytes");
-    }
-    int root = u32(0);
-    int[] stack = new int[64];
-    int top = 0;
-    stack[top++] = reach(root, BinarySchema.OBJ, 0, schema.root());
-    while (top > 0) {
-      int o = stack[--top];
-      if (kind[o] == TABLE) {
-        int t = pos[o];
-        int vt = t - bb.getInt(t);
+  /** The object of column {@code c} at {@code p}; returns where it ends. */
+  private int object(int p, Columns.Column c) {
+    found++;
+    switch (c.kind) {
+      case Columns.STRING -> {
+        int length = u32(p);
+        if ((long) p + 5 + length > total || fb[p + 4 + length] != 0) {
+          throw refused("a string without its 0 at byte " + p);
+        }
+        register(p, STRING, 0, 0, 5 + length, c.id);
+        return p + 5 + length;
+      }
+      case Columns.VECTOR -> {
+        int n = u32(p);
+        long bytes = 4 + (long) n * c.width;
+        if (p + bytes > total) {
+          throw refused("a vector past the buffer's end at byte " + p);
+        }
+        register(p, VECTOR, c.type, c.elementIndex, (int) bytes, c.id);
+        if (n > 0 && refs(c)) {
+          Columns.Column e = columns.child(c, 0, 0);
+          for (int i = n - 1; i >= 0; i--) {
+            int q = p + 4 + 4 * i;
+            expect(q + u32(q), e, q);
+          }
+        }
+        return p + (int) bytes;
+      }
+      case Columns.TABLE -> {
+        int vt = p - LittleEndian.getInt(fb, p);
+        if (vt < 4 || vt > total - 4) {
+          throw refused("a vtable out of the buffer for the table at byte " + p);
+        }
         int vtSize = u16(vt);
-        for (BinarySchema.Field f : schema.objects().get(typeA[o]).fields()) {
-          int base = f.type().base();
-          if (base < BinarySchema.STRING || base == BinarySchema.ARRAY) {
+        int tSize = u16(vt + 2);
+        if (vtSize < 4 || (vtSize & 1) != 0 || tSize < 4 || vt + vtSize > total) {
+          throw refused("a vtable of " + vtSize + " bytes for a table of " + tSize);
+        }
+        register(p, TABLE, c.type, 0, tSize, c.id);
+        TablePlan plan = plan(c);
+        for (int i = plan.slot.length - 1; i >= 0; i--) {
+          int slot = plan.slot[i];
+          if (slot >= vtSize || plan.kind[i] == TablePlan.INLINE) {
             continue;
           }
-          int off = f.offset() < vtSize ? u16(vt + f.offset()) : 0;
+          int off = u16(vt + slot);
           if (off == 0) {
             continue;
           }
-          int p = t + off;
-          int reached;
-          if (base == BinarySchema.UNION) {
-            int member = unionMember(t, vt, vtSize, typeA[o], f);
-            Integer table = schema.enums().get(f.type().index()).members().get((long) member);
-            if (table == null) {
-              throw refused("union " + f.name() + " of member " + member);
-            }
-            reached = reach(p + u32(p), BinarySchema.OBJ, 0, table);
-          } else if (base == BinarySchema.OBJ && schema.objects().get(f.type().index()).struct()) {
-            continue;
+          int q = p + off;
+          if (off + 4 > tSize) {
+            throw refused("a field past its table's end at byte " + q);
+          }
+          Columns.Column child;
+          if (plan.kind[i] == TablePlan.UNION) {
+            int typeSlot = plan.typeSlot[i];
+            int to = typeSlot < vtSize ? u16(vt + typeSlot) : 0;
+            int member = to == 0 ? 0 : fb[p + to] & 0xff;
+            child = columns.child(c, plan.id[i] + 1, member);
           } else {
-            reached = reach(p + u32(p), base, f.type().element(), f.type().index());
+            child = plan.child(i, columns, c);
           }
-          if (reached >= 0) {
-            if (top == stack.length) {
-              stack = Arrays.copyOf(stack, top * 2);
-            }
-            stack[top++] = reached;
-          }
+          expect(q + u32(q), child, q);
         }
-      } else if (kind[o] == VECTOR) {
-        int element = typeA[o];
-        boolean refs =
-            element == BinarySchema.STRING
-                || (element == BinarySchema.OBJ && !schema.objects().get(typeB[o]).struct());
-        if (!refs) {
-          continue;
-        }
-        int n = u32(pos[o]);
-        for (int i = 0; i < n; i++) {
-          int p = pos[o] + 4 + 4 * i;
-          int reached = reach(p + u32(p), element, 0, typeB[o]);
-          if (reached >= 0) {
-            if (top == stack.length) {
-              stack = Arrays.copyOf(stack, top * 2);
-            }
-            stack[top++] = reached;
-          }
+        return p + tSize;
+      }
+      default -> throw refused("an object of column " + c.path(schema) + ", which holds scalars");
+    }
+  }
+
+  private TablePlan[] plans = new TablePlan[16];
+
+  private TablePlan plan(Columns.Column c) {
+    if (c.id >= plans.length) {
+      plans = Arrays.copyOf(plans, Math.max(c.id + 1, plans.length * 2));
+    }
+    TablePlan plan = plans[c.id];
+    return plan != null ? plan : (plans[c.id] = new TablePlan(schema, c.type));
+  }
+
+  /** A table type's fields by id, and what each holds, for one column. */
+  private static final class TablePlan {
+    static final int INLINE = 0;
+    static final int REF = 1;
+    static final int UNION = 2;
+    final int[] slot;
+    final int[] id;
+    final int[] kind;
+    final int[] typeSlot;
+    final BinarySchema.Field[] field;
+    private final Columns.Column[] child;
+
+    TablePlan(BinarySchema schema, int object) {
+      List<BinarySchema.Field> fields = schema.objects().get(object).fields();
+      int n = fields.size();
+      slot = new int[n];
+      id = new int[n];
+      kind = new int[n];
+      typeSlot = new int[n];
+      field = new BinarySchema.Field[n];
+      child = new Columns.Column[n];
+      for (int i = 0; i < n; i++) {
+        BinarySchema.Field f = fields.get(i);
+        field[i] = f;
+        slot[i] = f.offset();
+        id[i] = f.id();
+        int base = f.type().base();
+        if (base == BinarySchema.UNION) {
+          kind[i] = UNION;
+          typeSlot[i] = Columns.field(schema, object, f.id() - 1).offset();
+        } else if (base == BinarySchema.STRING
+            || base == BinarySchema.VECTOR
+            || (base == BinarySchema.OBJ && !schema.objects().get(f.type().index()).struct())) {
+          kind[i] = REF;
+        } else {
+          kind[i] = INLINE;
         }
       }
+    }
+
+    Columns.Column child(int i, Columns columns, Columns.Column parent) {
+      Columns.Column c = child[i];
+      return c != null ? c : (child[i] = columns.child(parent, id[i] + 1, 0));
     }
   }
 
@@ -243,6 +375,10 @@ final class ColumnarEncoder {
   // Per object, once ordered.
   private int[] order;
   private int[] owner;
+
+  /** Each object's column, found by {@link #scan}; -1 for a vtable. */
+  private int[] owners = new int[1024];
+
   private int[] indexInOwner;
   private boolean[] claimed;
   private int[] vtIndex;
@@ -265,17 +401,10 @@ final class ColumnarEncoder {
   private int lastGap;
   private int vtableCount;
 
-  private final int[] stamp = new int[1 << 16];
-  private int tableSize;
-  private int stampValue;
-
-  private byte[] write(byte[] bfbs, int level) {
-    discover();
-    int rootObject = at.get(u32(0));
-    sortByPosition();
-    assignOwners(rootObject);
+  private byte[] write(byte[] sha, byte[] bfbs, int level) {
+    int rootObject = scan();
     emit();
-    int lastStart = pos[order[count - 1]];
+    int lastStart = lowest;
     int prefix = Math.min(8, lastStart);
     if (prefix < 4) {
       throw refused("the root offset overlaps an object");
@@ -289,13 +418,47 @@ final class ColumnarEncoder {
     out.write(ColumnarCopy.MAGIC);
     out.fixed(0, 4); // the CRC-32C of what follows, once written
     out.varint(total);
-    out.write(sha256(fb));
+    out.write(sha);
     out.varint(prefix);
     out.write(fb, 4, prefix - 4);
     out.varint(count);
     out.varint(indexOf(rootObject));
     out.write(sha256(bfbs));
     out.varint(columns.size());
+    // Each stream made (its encoding chosen, then compressed) in parallel, laid out in order.
+    List<java.util.function.Function<Streams.Writer, Streams.Piece>> jobs = new ArrayList<>();
+    jobs.add(w -> w.piece(tags.array(), tags.size()));
+    jobs.add(w -> w.piece(vtables.array(), vtables.size()));
+    ByteSink g = new ByteSink();
+    g.varint(gapCount);
+    g.write(gaps.array(), 0, gaps.size());
+    jobs.add(w -> w.piece(g.array(), g.size()));
+    jobs.add(w -> w.piece(xrefs.array(), xrefs.size()));
+    int[] masks = new int[columns.size()];
+    for (int id = 0; id < columns.size(); id++) {
+      LongList[] codes = {list(refs, id), list(own, id), list(strLen, id)};
+      ByteSink bytes = id < strBytes.length ? strBytes[id] : null;
+      LongList v = id < values.length ? values[id] : null;
+      int mask = 0;
+      for (int i = 0; i < codes.length; i++) {
+        if (codes[i] != null && codes[i].size > 0) {
+          mask |= 1 << i;
+          LongList list = codes[i];
+          jobs.add(w -> w.piece(Values.writeCodes(w, list.values, list.size)));
+        }
+      }
+      if (bytes != null && bytes.size() > 0) {
+        mask |= 1 << 3;
+        jobs.add(w -> w.piece(bytes.array(), bytes.size()));
+      }
+      if (v != null && v.size > 0) {
+        mask |= 1 << 4;
+        Columns.Column c = columns.get(id);
+        jobs.add(w -> w.piece(Values.write(w, v.values, v.size, c.width, c.real())));
+      }
+      masks[id] = mask;
+    }
+    Streams.Piece[] pieces = Streams.make(jobs, level);
     try (Streams.Writer streams = new Streams.Writer(level)) {
       Streams.Layout layout = new Streams.Layout(streams);
       ByteSink d = layout.directory;
@@ -305,47 +468,21 @@ final class ColumnarEncoder {
         d.varint(c.selector);
         d.varint(c.member);
       }
-      layout.add(tags.array(), tags.size());
-      layout.add(vtables.array(), vtables.size());
-      ByteSink g = new ByteSink();
-      g.varint(gapCount);
-      g.write(gaps.array(), 0, gaps.size());
-      layout.add(g.array(), g.size());
-      layout.add(xrefs.array(), xrefs.size());
+      int next = 0;
+      for (int k = 0; k < 4; k++) {
+        layout.add(pieces[next++]);
+      }
       for (int id = 0; id < columns.size(); id++) {
-        LongList[] codes = {list(refs, id), list(own, id), list(strLen, id)};
-        ByteSink bytes = id < strBytes.length ? strBytes[id] : null;
-        LongList v = id < values.length ? values[id] : null;
-        int mask = 0;
-        for (int i = 0; i < codes.length; i++) {
-          if (codes[i] != null && codes[i].size > 0) {
-            mask |= 1 << i;
+        d.write(masks[id]);
+        for (int bit = 0; bit < 5; bit++) {
+          if ((masks[id] & (1 << bit)) != 0) {
+            layout.add(pieces[next++]);
           }
-        }
-        if (bytes != null && bytes.size() > 0) {
-          mask |= 1 << 3;
-        }
-        if (v != null && v.size > 0) {
-          mask |= 1 << 4;
-        }
-        d.write(mask);
-        for (int i = 0; i < codes.length; i++) {
-          if ((mask & (1 << i)) != 0) {
-            ByteSink payload = Values.writeCodes(streams, codes[i].values, codes[i].size);
-            layout.add(payload.array(), payload.size());
-          }
-        }
-        if ((mask & (1 << 3)) != 0) {
-          layout.add(bytes.array(), bytes.size());
-        }
-        if ((mask & (1 << 4)) != 0) {
-          Columns.Column c = columns.get(id);
-          ByteSink payload = Values.write(streams, v.values, v.size, c.width, c.real());
-          layout.add(payload.array(), payload.size());
         }
       }
       layout.writeTo(out);
     }
+
     byte[] copy = out.toByteArray();
     int crc = ColumnarCopy.crc(copy);
     for (int i = 0; i < 4; i++) {
@@ -360,70 +497,14 @@ final class ColumnarEncoder {
 
   private int[] regionOf;
 
+  /** The id of the object at {@code p}, or -1. */
+  private int objectAt(int p) {
+    int id = -1 - slots[p >> 2];
+    return id >= 0 && id < count && pos[id] == p ? id : -1;
+  }
+
   private int indexOf(int object) {
     return regionOf[object];
-  }
-
-  private void sortByPosition() {
-    long[] keys = new long[count];
-    for (int i = 0; i < count; i++) {
-      keys[i] = ((long) pos[i] << 32) | i;
-    }
-    Arrays.sort(keys);
-    order = new int[count];
-    regionOf = new int[count];
-    for (int r = 0; r < count; r++) {
-      int o = (int) keys[count - 1 - r];
-      order[r] = o;
-      regionOf[o] = r;
-    }
-  }
-
-  private void assignOwners(int rootObject) {
-    owner = new int[count];
-    Arrays.fill(owner, -1);
-    owner[rootObject] = 0;
-    for (int r = count - 1; r >= 0; r--) {
-      int o = order[r];
-      if (kind[o] == VTABLE || kind[o] == STRING) {
-        continue;
-      }
-      if (owner[o] < 0) {
-        throw refused("an object nothing reaches at byte " + pos[o]);
-      }
-      Columns.Column c = columns.get(owner[o]);
-      if (kind[o] == TABLE) {
-        int t = pos[o];
-        int vt = t - bb.getInt(t);
-        int vtSize = u16(vt);
-        List<BinarySchema.Field> fields = schema.objects().get(typeA[o]).fields();
-        for (int i = fields.size() - 1; i >= 0; i--) {
-          BinarySchema.Field f = fields.get(i);
-          int base = f.type().base();
-          if (base < BinarySchema.STRING || base == BinarySchema.ARRAY) {
-            continue;
-          }
-          if (base == BinarySchema.OBJ && schema.objects().get(f.type().index()).struct()) {
-            continue;
-          }
-          int off = f.offset() < vtSize ? u16(vt + f.offset()) : 0;
-          if (off == 0) {
-            continue;
-          }
-          int member = base == BinarySchema.UNION ? unionMember(t, vt, vtSize, typeA[o], f) : 0;
-          Columns.Column child = columns.child(c, f.id() + 1, member);
-          int p = t + off;
-          owner[at.get(p + u32(p))] = child.id;
-        }
-      } else if (refElements(o)) {
-        Columns.Column child = columns.child(c, 0, 0);
-        int n = u32(pos[o]);
-        for (int i = n - 1; i >= 0; i--) {
-          int p = pos[o] + 4 + 4 * i;
-          owner[at.get(p + u32(p))] = child.id;
-        }
-      }
-    }
   }
 
   private boolean refElements(int o) {
@@ -465,6 +546,7 @@ final class ColumnarEncoder {
   }
 
   private void emit() {
+    owner = owners;
     indexInOwner = new int[count];
     claimed = new boolean[count];
     vtIndex = new int[count];
@@ -474,11 +556,6 @@ final class ColumnarEncoder {
     for (int r = 0; r < count; r++) {
       int o = order[r];
       int start = total - pos[o];
-      int end = pos[o] + size[o];
-      if (end > previous) {
-        throw refused("objects overlap at byte " + pos[o]);
-      }
-      zeros(end, previous);
       switch (kind[o]) {
         case VTABLE -> {
           if (vtIndex[o] >= 0) {
@@ -504,8 +581,11 @@ final class ColumnarEncoder {
         case TABLE -> {
           tag(o, r);
           gap(r, start, Layout.object(o0, size[o]));
-          int vt = pos[o] - bb.getInt(pos[o]);
-          int v = at.get(vt);
+          int vt = pos[o] - LittleEndian.getInt(fb, pos[o]);
+          int v = objectAt(vt);
+          if (v < 0 || kind[v] != VTABLE) {
+            throw refused("a table whose vtable is not one, at byte " + pos[o]);
+          }
           int next = r + 1 < count ? order[r + 1] : -1;
           if (vtIndex[v] >= 0) {
             own(owner[o]).add(1 + vtIndex[v]);
@@ -520,11 +600,6 @@ final class ColumnarEncoder {
             // The vtable, written right after its table.
             r++;
             int vStart = total - pos[v];
-            int vEnd = pos[v] + size[v];
-            if (vEnd > pos[o]) {
-              throw refused("a vtable overlaps its table at byte " + pos[v]);
-            }
-            zeros(vEnd, pos[o]);
             gap(r, vStart, Layout.object(start, size[v]));
             start = vStart;
             o = v;
@@ -559,28 +634,6 @@ final class ColumnarEncoder {
     if (c < 0) {
       throw refused("an object nothing reaches at byte " + pos[o]);
     }
-    Columns.Column column = columns.get(c);
-    boolean fits =
-        switch (kind[o]) {
-          case TABLE -> column.kind == Columns.TABLE && column.type == typeA[o];
-          case STRING -> column.kind == Columns.STRING;
-          case VECTOR -> column.kind == Columns.VECTOR && sameVector(column, o);
-          default -> false;
-        };
-    if (!fits) {
-      throw refused(
-          "an object at byte "
-              + pos[o]
-              + " reached as two types (kind "
-              + kind[o]
-              + " type "
-              + typeA[o]
-              + "/"
-              + typeB[o]
-              + " through "
-              + column.path(schema)
-              + ")");
-    }
     tags.varint(c + 1);
     ensureColumns();
     IntList list = owned[c];
@@ -589,24 +642,6 @@ final class ColumnarEncoder {
     }
     indexInOwner[o] = list.size;
     list.add(o);
-  }
-
-  /**
-   * Whether the vector {@code o} rebuilds as one of column {@code c}'s: of its type, or sharing its
-   * bytes with one (an empty vector of any type; scalars or structs of the same width).
-   */
-  private boolean sameVector(Columns.Column c, int o) {
-    if (c.type == typeA[o] && (c.elementIndex == typeB[o] || c.type != BinarySchema.OBJ)) {
-      return true;
-    }
-    int n = u32(pos[o]);
-    if (n == 0) {
-      return true;
-    }
-    return !refElements(o)
-        && !(c.type == BinarySchema.STRING
-            || (c.type == BinarySchema.OBJ && !schema.objects().get(c.elementIndex).struct()))
-        && c.width == elementWidth(typeA[o], typeB[o]);
   }
 
   private void vtable(int v) {
@@ -676,66 +711,108 @@ final class ColumnarEncoder {
 
   private void table(int o) {
     int t = pos[o];
-    int tSize = size[o];
-    tableSize = tSize;
-    int vt = t - bb.getInt(t);
+    int vt = t - LittleEndian.getInt(fb, t);
     int vtSize = u16(vt);
-    if (++stampValue == 0) {
-      Arrays.fill(stamp, 0);
-      stampValue = 1;
-    }
-    mark(t, 0, 4);
+    int v = objectAt(vt);
     Columns.Column c = columns.get(owner[o]);
-    for (BinarySchema.Field f : schema.objects().get(typeA[o]).fields()) {
-      int off = f.offset() < vtSize ? u16(vt + f.offset()) : 0;
+    TablePlan plan = plan(c);
+    int[] padding = padding(v, c.type, plan, vt, vtSize, size[o]);
+    for (int i = 0; i < plan.slot.length; i++) {
+      int slot = plan.slot[i];
+      if (slot >= vtSize) {
+        break;
+      }
+      int off = u16(vt + slot);
       if (off == 0) {
         continue;
       }
-      int base = f.type().base();
       int p = t + off;
-      if (base == BinarySchema.ARRAY) {
-        throw refused("field " + f.name() + " is an array");
-      }
-      if (base == BinarySchema.UNION) {
-        mark(t, off, 4);
-        int member = unionMember(t, vt, vtSize, typeA[o], f);
-        ref(columns.child(c, f.id() + 1, member), p + u32(p));
-        continue;
-      }
-      Columns.Column child = columns.child(c, f.id() + 1, 0);
-      switch (child.kind) {
-        case Columns.SCALAR -> {
-          mark(t, off, child.width);
-          values(child.id).add(scalar(p, child.width, child.signed()));
-        }
-        case Columns.STRUCT -> {
-          mark(t, off, child.width);
-          struct(child, p);
+      switch (plan.kind[i]) {
+        case TablePlan.REF -> ref(plan.child(i, columns, c), p + u32(p));
+        case TablePlan.UNION -> {
+          int typeSlot = plan.typeSlot[i];
+          int to = typeSlot < vtSize ? u16(vt + typeSlot) : 0;
+          int member = to == 0 ? 0 : fb[t + to] & 0xff;
+          ref(columns.child(c, plan.id[i] + 1, member), p + u32(p));
         }
         default -> {
-          mark(t, off, 4);
-          ref(child, p + u32(p));
+          Columns.Column child = plan.child(i, columns, c);
+          if (child.kind == Columns.SCALAR) {
+            values(child.id).add(scalar(p, child.width, child.signed()));
+          } else {
+            struct(child, p);
+          }
         }
       }
     }
-    for (int i = 4; i < tSize; i++) {
-      if (stamp[i] != stampValue && fb[t + i] != 0) {
+    for (int off : padding) {
+      if (fb[t + off] != 0) {
         throw refused(
-            "a byte no field holds, at " + (t + i) + " (a field the schema does not know?)");
+            "a byte no field holds, at " + (t + off) + " (a field the schema does not know?)");
       }
     }
   }
 
-  private void mark(int t, int off, int width) {
-    if (off + width > tableSize) {
-      throw refused("a field past its table's end at byte " + (t + off));
+  /** Per vtable, the table type its padding was found for, and the padding's offsets. */
+  private int[] paddingType = new int[0];
+
+  private int[][] paddingOffsets = new int[0][];
+
+  /**
+   * The bytes of a table laid out by the vtable {@code v} that no field of type {@code type} holds:
+   * found once per vtable (and type), after checking that every field lies inside the table and no
+   * two share a byte.
+   */
+  private int[] padding(int v, int type, TablePlan plan, int vt, int vtSize, int tSize) {
+    if (v >= paddingType.length) {
+      int n = Math.max(v + 1, paddingType.length * 2);
+      int old = paddingType.length;
+      paddingType = Arrays.copyOf(paddingType, n);
+      Arrays.fill(paddingType, old, n, -1);
+      paddingOffsets = Arrays.copyOf(paddingOffsets, n);
     }
-    for (int i = off; i < off + width; i++) {
-      if (stamp[i] == stampValue) {
-        throw refused("two fields share byte " + (t + i));
+    if (paddingType[v] == type) {
+      return paddingOffsets[v];
+    }
+    boolean[] held = new boolean[tSize];
+    Arrays.fill(held, 0, 4, true);
+    for (int i = 0; i < plan.slot.length; i++) {
+      if (plan.slot[i] >= vtSize) {
+        break;
       }
-      stamp[i] = stampValue;
+      int off = u16(vt + plan.slot[i]);
+      if (off == 0) {
+        continue;
+      }
+      BinarySchema.Type ft = plan.field[i].type();
+      int width;
+      if (plan.kind[i] != TablePlan.INLINE) {
+        width = 4;
+      } else if (ft.base() == BinarySchema.OBJ) {
+        width = schema.objects().get(ft.index()).byteSize();
+      } else if (ft.base() >= BinarySchema.UTYPE && ft.base() <= BinarySchema.DOUBLE) {
+        width = Columns.scalarWidth(ft.base());
+      } else {
+        throw refused("field " + plan.field[i].name() + " is an array");
+      }
+      if (off + width > tSize) {
+        throw refused("a field past its table's end in the vtable at byte " + vt);
+      }
+      for (int b = off; b < off + width; b++) {
+        if (held[b]) {
+          throw refused("two fields share a byte in the vtable at byte " + vt);
+        }
+        held[b] = true;
+      }
     }
+    IntList free = new IntList();
+    for (int b = 0; b < tSize; b++) {
+      if (!held[b]) {
+        free.add(b);
+      }
+    }
+    paddingType[v] = type;
+    return paddingOffsets[v] = Arrays.copyOf(free.values, free.size);
   }
 
   private void struct(Columns.Column c, int p) {
@@ -786,15 +863,15 @@ final class ColumnarEncoder {
   private long scalar(int p, int width, boolean signed) {
     return switch (width) {
       case 1 -> signed ? fb[p] : fb[p] & 0xffL;
-      case 2 -> signed ? bb.getShort(p) : bb.getShort(p) & 0xffffL;
-      case 4 -> signed ? bb.getInt(p) : bb.getInt(p) & 0xffff_ffffL;
-      default -> bb.getLong(p);
+      case 2 -> signed ? LittleEndian.getShort(fb, p) : LittleEndian.getShort(fb, p) & 0xffffL;
+      case 4 -> signed ? LittleEndian.getInt(fb, p) : LittleEndian.getInt(fb, p) & 0xffff_ffffL;
+      default -> LittleEndian.getLong(fb, p);
     };
   }
 
   /** A reference through column {@code c} to the object at {@code target}. */
   private void ref(Columns.Column c, int target) {
-    int x = at.get(target);
+    int x = objectAt(target);
     LongList out = refs(c.id);
     int index = indexInOwner[x];
     if (owner[x] == c.id) {
@@ -817,24 +894,6 @@ final class ColumnarEncoder {
       out.add(1);
       xrefs.varint(owner[x]);
       xrefs.varint(index);
-    }
-  }
-
-  /** Object ids by position. */
-  private static final class PositionIndex {
-    private final int[] ids;
-
-    PositionIndex(int total) {
-      ids = new int[(total >> 2) + 1];
-    }
-
-    /** The id of the object starting in the 4 bytes of {@code p}, or -1. */
-    int get(int p) {
-      return ids[p >> 2] - 1;
-    }
-
-    void put(int p, int id) {
-      ids[p >> 2] = id + 1;
     }
   }
 

@@ -66,6 +66,16 @@ final class Streams {
       }
     }
 
+    /** A stream's bytes, compressed when at least {@link #SMALL} and zstd makes them smaller. */
+    Piece piece(byte[] raw, int length) {
+      byte[] copy = java.util.Arrays.copyOf(raw, length);
+      return new Piece(copy, length < SMALL ? null : compress(raw, length));
+    }
+
+    Piece piece(ByteSink payload) {
+      return piece(payload.array(), payload.size());
+    }
+
     /** The size {@link #write} would take. */
     int storedSize(byte[] raw, int length) {
       byte[] z = compress(raw, length);
@@ -92,6 +102,24 @@ final class Streams {
 
     Layout(Writer writer) {
       this.writer = writer;
+    }
+
+    void add(Piece piece) {
+      byte[] raw = piece.raw();
+      if (raw.length < SMALL) {
+        directory.write(INLINE);
+        directory.varint(raw.length);
+        directory.write(raw);
+      } else if (piece.zstd() == null) {
+        directory.write(SEPARATE_RAW);
+        directory.varint(raw.length);
+        separate.add(raw);
+      } else {
+        directory.write(SEPARATE_ZSTD);
+        directory.varint(raw.length);
+        directory.varint(piece.zstd().length);
+        separate.add(piece.zstd());
+      }
     }
 
     void add(byte[] raw, int length) {
@@ -193,6 +221,31 @@ final class Streams {
       }
       return out;
     }
+  }
+
+  /** A stream's bytes, and their zstd frame when it is worth keeping, else null. */
+  record Piece(byte[] raw, byte[] zstd) {}
+
+  /**
+   * Runs {@code jobs}, each making one stream, on up to as many threads as the JVM has processors
+   * (each with its own compression context); the pieces come back in the jobs' order.
+   */
+  static Piece[] make(java.util.List<java.util.function.Function<Writer, Piece>> jobs, int level) {
+    Piece[] pieces = new Piece[jobs.size()];
+    java.util.concurrent.atomic.AtomicInteger next =
+        new java.util.concurrent.atomic.AtomicInteger();
+    int workers = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), jobs.size()));
+    java.util.stream.IntStream.range(0, workers)
+        .parallel()
+        .forEach(
+            w -> {
+              try (Writer writer = new Writer(level)) {
+                for (int j; (j = next.getAndIncrement()) < pieces.length; ) {
+                  pieces[j] = jobs.get(j).apply(writer);
+                }
+              }
+            });
+    return pieces;
   }
 
   /** Reads the next stream of {@code in}, decompressed. */

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 
 /**
  * Writes a finished shard's columnar copy ({@code NAME.fbc}) next to it, atomically, after
@@ -25,20 +24,18 @@ public final class ColumnarShardCopy {
 
   /**
    * @param shard the finished shard
+   * @param sha256 its SHA-256, taken as it was written
    * @param bfbs the binary schema it follows
    * @param level the zstd level of the copy's streams
    * @throws ArtifactException when the shard cannot be read or the copy cannot be made
    */
   public static ArtifactFile write(
-      Path shard, byte[] bfbs, int level, Integer index, Long records) {
+      Path shard, String sha256, byte[] bfbs, int level, Integer index, Long records) {
     Path target = shard.resolveSibling(ColumnarCopy.copyName(shard.getFileName().toString()));
     byte[] copy;
     try {
       byte[] fb = Files.readAllBytes(shard);
-      copy = ColumnarCopy.write(fb, bfbs, level);
-      if (!Arrays.equals(ColumnarCopy.rebuild(copy, bfbs), fb)) {
-        throw new ColumnarException("it rebuilds other bytes than the shard's");
-      }
+      copy = ColumnarCopy.writeChecked(fb, sha256, bfbs, level);
     } catch (IOException e) {
       throw new ArtifactException("cannot read " + shard + ": " + e.getMessage(), e);
     } catch (ColumnarException e) {
