@@ -32,8 +32,10 @@ final class LauncherExport {
    * @param docs documents the export step read
    * @param artifactBytes bytes of the {@code .fb} files it published
    * @param steps each step's name and duration, in order
+   * @param stepNanos each step's duration in nanoseconds, by its name
    */
-  record Outcome(long docs, long artifactBytes, String steps) {}
+  record Outcome(
+      long docs, long artifactBytes, String steps, java.util.Map<String, Long> stepNanos) {}
 
   private LauncherExport() {}
 
@@ -80,21 +82,25 @@ final class LauncherExport {
         read = step.getReadCount();
       }
     }
-    return new Outcome(read, artifactBytes(out), steps(execution));
+    var stepNanos = new java.util.LinkedHashMap<String, Long>();
+    for (StepExecution step : execution.getStepExecutions()) {
+      stepNanos.put(step.getStepName(), nanos(step));
+    }
+    return new Outcome(read, artifactBytes(out), steps(execution), stepNanos);
+  }
+
+  /** A step's duration from its start and end times; 0 if either is missing. */
+  private static long nanos(StepExecution s) {
+    return s.getEndTime() == null || s.getStartTime() == null
+        ? 0
+        : Duration.between(s.getStartTime(), s.getEndTime()).toNanos();
   }
 
   /** {@code exportStep 1,200 ms, compressStep 3.10 ms, reportStep 210 ms}. */
   private static String steps(JobExecution execution) {
     return execution.getStepExecutions().stream()
         .sorted(Comparator.comparing(StepExecution::getStartTime))
-        .map(
-            s ->
-                s.getStepName()
-                    + " "
-                    + Figures.millis(
-                        s.getEndTime() == null || s.getStartTime() == null
-                            ? 0
-                            : Duration.between(s.getStartTime(), s.getEndTime()).toNanos()))
+        .map(s -> s.getStepName() + " " + Figures.millis(nanos(s)))
         .collect(Collectors.joining(", "));
   }
 

@@ -33,8 +33,8 @@ import picocli.CommandLine.Spec;
     name = "unpack",
     mixinStandardHelpOptions = true,
     description = {
-      "Rebuilds shards (.fb) from their columnar copies (.fbc), byte for byte.",
-      "Each rebuilt shard is checked against the SHA-256 its copy carries and, when the copy",
+      "Rebuilds shards (.fb) from their columnar copies (.fbc).",
+      "Byte for byte: each rebuilt shard is checked against the SHA-256 its copy carries and, when the copy",
       "lies in an export's directory, against the one manifest.json lists for the shard; a",
       "mismatch is an error and nothing is written. The binary schema is --schema, else the one",
       "the manifest beside the copy names, else the only .bfbs beside it. Each shard is written",

@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
       picocli.CommandLine.HelpCommand.class,
       BenchCodecsCommand.class,
+      BenchColumnarCommand.class,
       BenchCpuCommand.class,
       BenchExportCommand.class,
       BenchGenerateCommand.class,
@@ -42,7 +43,8 @@ public final class FlatdumpBench implements Callable<Integer> {
   @Override
   public Integer call() {
     var err = spec.commandLine().getErr();
-    err.println("flatdump-bench: name a benchmark (codecs, cpu, export, reader, refs) or generate");
+    err.println(
+        "flatdump-bench: name a benchmark (codecs, columnar, cpu, export, reader, refs) or generate");
     spec.commandLine().usage(err);
     return Flatdump.EXIT_USAGE;
   }
