@@ -133,7 +133,7 @@ public final class ColumnarBenchmark {
   }
 
   /** One shard's files, read into memory once. */
-  private record Shard(Path fb, byte[] bytes, byte[] zst, byte[] fbc) {}
+  private record Shard(Path fb, byte[] bytes, byte[] zst, byte[] fbc, String sha256) {}
 
   private final MongoClient client;
   private final Settings settings;
@@ -260,7 +260,8 @@ public final class ColumnarBenchmark {
         return sha256(shard.bytes()).length;
       }
       case COPY -> {
-        return ColumnarShardCopy.write(shard.fb(), bfbs, ColumnarCopy.DEFAULT_LEVEL, 0, null)
+        return ColumnarShardCopy.write(
+                shard.fb(), shard.sha256(), bfbs, ColumnarCopy.DEFAULT_LEVEL, 0, null)
             .bytes();
       }
       case WRITE -> {
@@ -301,7 +302,7 @@ public final class ColumnarBenchmark {
           || !Arrays.equals(Zstd.decompress(zst, bytes.length), bytes)) {
         throw new FlatdumpException("a copy of " + fb + " does not give its bytes back");
       }
-      shards.add(new Shard(fb, bytes, zst, fbc));
+      shards.add(new Shard(fb, bytes, zst, fbc, java.util.HexFormat.of().formatHex(sha256(bytes))));
     }
     return shards;
   }
