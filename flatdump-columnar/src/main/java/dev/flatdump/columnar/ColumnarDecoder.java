@@ -448,41 +448,125 @@ final class ColumnarDecoder {
       throw Columns.damaged("a table outside the shard");
     }
     LittleEndian.putInt(out, t, t - vtPos);
-    int vtSize = 2 + 2 * slots.length;
+    int vtIndex = code == 0 ? vtablePos.size - 1 : code - 1;
+    Program program = program(c, vtIndex, slots);
+    int[] off = program.off;
+    int[] op = program.op;
+    int[] ids = program.column;
+    for (int k = 0; k < off.length; k++) {
+      int p = t + off[k];
+      int id = ids[k];
+      switch (op[k]) {
+        case Program.BYTE -> out[p] = (byte) values[id][valueAt[id]++];
+        case Program.SHORT -> LittleEndian.putShort(out, p, (short) values[id][valueAt[id]++]);
+        case Program.INT -> LittleEndian.putInt(out, p, (int) values[id][valueAt[id]++]);
+        case Program.LONG -> LittleEndian.putLong(out, p, values[id][valueAt[id]++]);
+        case Program.STRUCT -> struct(columns.get(id), p);
+        case Program.REF -> ref(columns.get(id), p);
+        default -> {
+          int to = program.unionType[k];
+          int member = to == 0 ? 0 : out[t + to] & 0xff;
+          ref(columns.child(c, id + 1, member), p);
+        }
+      }
+    }
+    return start;
+  }
+
+  /**
+   * What a table of one column laid out by one vtable holds, field by field: where, and how each is
+   * written. Made once per column and vtable.
+   */
+  private static final class Program {
+    static final int BYTE = 0;
+    static final int SHORT = 1;
+    static final int INT = 2;
+    static final int LONG = 3;
+    static final int STRUCT = 4;
+    static final int REF = 5;
+    static final int UNION = 6;
+
+    final int[] off;
+    final int[] op;
+
+    /** The field's column; for a union, its field id. */
+    final int[] column;
+
+    /** For a union, its type field's offset in the table, 0 when absent. */
+    final int[] unionType;
+
+    Program(int n) {
+      off = new int[n];
+      op = new int[n];
+      column = new int[n];
+      unionType = new int[n];
+    }
+  }
+
+  private final java.util.HashMap<Long, Program> programs = new java.util.HashMap<>();
+  private int lastProgramColumn = -1;
+  private int lastProgramVtable = -1;
+  private Program lastProgram;
+
+  private Program program(Columns.Column c, int vtIndex, int[] slots) {
+    if (c.id == lastProgramColumn && vtIndex == lastProgramVtable) {
+      return lastProgram;
+    }
+    long key = ((long) c.id << 32) | vtIndex;
+    Program program = programs.get(key);
+    if (program == null) {
+      program = makeProgram(c, slots);
+      programs.put(key, program);
+    }
+    lastProgramColumn = c.id;
+    lastProgramVtable = vtIndex;
+    lastProgram = program;
+    return program;
+  }
+
+  private Program makeProgram(Columns.Column c, int[] slots) {
     Plan plan = plans[c.id];
     if (plan == null) {
       plan = plans[c.id] = new Plan(schema, c.type);
     }
-    int fields = plan.slot.length;
-    for (int i = 0; i < fields; i++) {
+    int vtSize = 2 + 2 * slots.length;
+    IntList present = new IntList();
+    for (int i = 0; i < plan.slot.length; i++) {
       int slot = plan.slot[i];
-      if (slot >= vtSize) {
-        break;
-      }
-      int off = slots[(slot - 2) >> 1];
-      if (off == 0) {
-        continue;
-      }
-      int p = t + off;
-      int kind = plan.kind[i];
-      if (kind == Plan.UNION) {
-        int typeSlot = plan.typeSlot[i];
-        int to = typeSlot < vtSize ? slots[(typeSlot - 2) >> 1] : 0;
-        int member = to == 0 ? 0 : out[t + to] & 0xff;
-        ref(columns.child(c, plan.id[i] + 1, member), p);
-        continue;
-      }
-      Columns.Column child = plan.child[i];
-      if (child == null) {
-        child = plan.child[i] = columns.child(c, plan.id[i] + 1, 0);
-      }
-      switch (child.kind) {
-        case Columns.SCALAR -> scalar(child, p);
-        case Columns.STRUCT -> struct(child, p);
-        default -> ref(child, p);
+      if (slot < vtSize && slots[(slot - 2) >> 1] != 0) {
+        present.add(i);
       }
     }
-    return start;
+    Program program = new Program(present.size);
+    for (int k = 0; k < present.size; k++) {
+      int i = present.get(k);
+      program.off[k] = slots[(plan.slot[i] - 2) >> 1];
+      if (plan.kind[i] == Plan.UNION) {
+        int typeSlot = plan.typeSlot[i];
+        program.op[k] = Program.UNION;
+        program.column[k] = plan.id[i];
+        program.unionType[k] = typeSlot < vtSize ? slots[(typeSlot - 2) >> 1] : 0;
+        continue;
+      }
+      Columns.Column child = columns.child(c, plan.id[i] + 1, 0);
+      program.column[k] = child.id;
+      program.op[k] =
+          switch (child.kind) {
+            case Columns.SCALAR ->
+                switch (child.width) {
+                  case 1 -> Program.BYTE;
+                  case 2 -> Program.SHORT;
+                  case 4 -> Program.INT;
+                  default -> Program.LONG;
+                };
+            case Columns.STRUCT -> Program.STRUCT;
+            default -> Program.REF;
+          };
+      if (child.id >= values.length) {
+        throw Columns.damaged("a field of column " + c.id + " has no column");
+      }
+    }
+    return program;
   }
 
   private void scalar(Columns.Column c, int p) {
