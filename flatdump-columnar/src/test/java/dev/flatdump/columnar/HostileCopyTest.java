@@ -210,4 +210,21 @@ class HostileCopyTest {
         .isInstanceOf(ColumnarException.class)
         .hasMessageContaining("a stream of " + (Integer.MAX_VALUE - 32) + " bytes");
   }
+
+  @Test
+  void aCheckedCopyIsNotMadeUnderAnotherShardsSha256() throws IOException {
+    byte[] bfbs = bfbs();
+    byte[] shard = shard();
+    String sha = java.util.HexFormat.of().formatHex(ColumnarEncoder.sha256(shard));
+    assertThat(ColumnarCopy.rebuild(ColumnarCopy.writeChecked(shard, sha, bfbs, 3), bfbs))
+        .isEqualTo(shard);
+    // The bytes read back differ from those hashed as they were written: no copy, rather than
+    // one that passes this check and never rebuilds.
+    byte[] changed = shard.clone();
+    int at = new String(shard, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("id-0");
+    changed[at + 3] = '9';
+    assertThatThrownBy(() -> ColumnarCopy.writeChecked(changed, sha, bfbs, 3))
+        .isInstanceOf(ColumnarException.class)
+        .hasMessageContaining(sha);
+  }
 }
