@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class EdgeShardTest {
 
-  private static byte[] bfbs() throws IOException {
+  static byte[] bfbs() throws IOException {
     try (InputStream in = EdgeShardTest.class.getResourceAsStream("/hostile/edge.bfbs")) {
       return in.readAllBytes();
     }

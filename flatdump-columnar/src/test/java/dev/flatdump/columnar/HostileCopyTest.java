@@ -227,4 +227,125 @@ class HostileCopyTest {
         .isInstanceOf(ColumnarException.class)
         .hasMessageContaining(sha);
   }
+
+  /** {@code copy} with its CRC-32C made right again. */
+  static byte[] recrc(byte[] copy) {
+    if (copy.length >= 8) {
+      int crc = ColumnarCopy.crc(copy);
+      for (int i = 0; i < 4; i++) {
+        copy[4 + i] = (byte) (crc >>> (8 * i));
+      }
+    }
+    return copy;
+  }
+
+  @Test
+  void damageWithItsCrcMadeRightIsAColumnarExceptionOrTheShard() throws IOException {
+    byte[] bfbs = EdgeShardTest.bfbs();
+    java.util.Random rnd = new java.util.Random(41);
+    StringBuilder failures = new StringBuilder();
+    for (long seed = 0; seed < 12; seed++) {
+      byte[] shard = EdgeShardTest.shard(seed, 1 + (int) (seed % 4), true, true);
+      byte[] copy = ColumnarCopy.write(shard, bfbs, (int) (seed % 2) * 19);
+      for (int k = 0; k < 1500; k++) {
+        byte[] bad;
+        switch (k % 4) {
+          case 0 -> bad = Arrays.copyOf(copy, 8 + rnd.nextInt(copy.length - 8));
+          case 1 -> {
+            bad = copy.clone();
+            int at = 8 + rnd.nextInt(copy.length - 8);
+            bad[at] ^= (byte) (1 << rnd.nextInt(8));
+          }
+          case 2 -> {
+            bad = copy.clone();
+            int at = 8 + rnd.nextInt(copy.length - 8);
+            bad[at] = (byte) rnd.nextInt(256);
+          }
+          default -> {
+            bad = copy.clone();
+            for (int j = 0; j < 1 + rnd.nextInt(4); j++) {
+              int at = 8 + rnd.nextInt(copy.length - 8);
+              bad[at] = (byte) (rnd.nextBoolean() ? 0xff : 0);
+            }
+          }
+        }
+        byte[] hostile = recrc(bad);
+        try {
+          byte[] back = ColumnarCopy.rebuild(hostile, bfbs);
+          if (!Arrays.equals(back, shard)) {
+            failures.append("seed " + seed + " #" + k + ": other bytes\n");
+          }
+        } catch (ColumnarException e) {
+          // refused: as it should be
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+          if (failures.length() < 4000) {
+            failures.append(
+                "seed " + seed + " #" + k + ": " + e + " at " + e.getStackTrace()[0] + "\n");
+          }
+        }
+      }
+    }
+    assertThat(failures.toString()).isEmpty();
+  }
+
+  @Test
+  void aDamagedDirectoryIsAColumnarExceptionOrTheShard() throws IOException {
+    byte[] bfbs = EdgeShardTest.bfbs();
+    java.util.Random rnd = new java.util.Random(4141);
+    StringBuilder failures = new StringBuilder();
+    for (long seed = 0; seed < 12; seed++) {
+      byte[] shard = EdgeShardTest.shard(seed, 1 + (int) (seed % 4), seed % 2 == 0, true);
+      byte[] copy = ColumnarCopy.write(shard, bfbs, 3);
+      Header h = Header.of(copy);
+      ByteSource in = new ByteSource(h.rest());
+      long columns = in.varint();
+      byte[] directory;
+      try (var ctx = new com.github.luben.zstd.ZstdDecompressCtx()) {
+        directory = Streams.read(in, ctx);
+      }
+      byte[] after = in.bytes(in.remaining());
+      for (int k = 0; k < 3000; k++) {
+        byte[] d = directory.clone();
+        for (int j = 0; j < 1 + rnd.nextInt(3); j++) {
+          int at = rnd.nextInt(d.length);
+          d[at] =
+              switch (rnd.nextInt(4)) {
+                case 0 -> (byte) (d[at] ^ (1 << rnd.nextInt(8)));
+                case 1 -> (byte) (d[at] + (rnd.nextBoolean() ? 1 : -1));
+                case 2 -> 0;
+                default -> (byte) rnd.nextInt(256);
+              };
+        }
+        ByteSink rest = new ByteSink();
+        rest.varint(columns);
+        rest.write(Streams.RAW);
+        rest.varint(d.length);
+        rest.write(d);
+        rest.write(after);
+        byte[] hostile =
+            new Header(
+                    h.total(),
+                    h.sha(),
+                    h.prefix(),
+                    h.regions(),
+                    h.root(),
+                    h.schema(),
+                    rest.toByteArray())
+                .write();
+        try {
+          if (!Arrays.equals(ColumnarCopy.rebuild(hostile, bfbs), shard)) {
+            failures.append("seed " + seed + " #" + k + ": other bytes\n");
+          }
+        } catch (ColumnarException e) {
+          // refused
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+          if (failures.length() < 4000) {
+            failures.append(
+                "seed " + seed + " #" + k + ": " + e + " at " + e.getStackTrace()[0] + "\n");
+          }
+        }
+      }
+    }
+    assertThat(failures.toString()).isEmpty();
+  }
 }
