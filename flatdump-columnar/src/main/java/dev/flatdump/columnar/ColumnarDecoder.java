@@ -83,6 +83,9 @@ final class ColumnarDecoder {
     }
   }
 
+  /** The largest array the JVM allocates, as the JDK's own collections assume. */
+  static final int MAX_SHARD = Integer.MAX_VALUE - 8;
+
   private final int regions;
   private final int rootRegion;
   private final byte[] prefix;
@@ -99,6 +102,9 @@ final class ColumnarDecoder {
       throw new ColumnarException("damaged columnar copy: its CRC-32C does not match its bytes");
     }
     total = in.count();
+    if (total > MAX_SHARD) {
+      throw Columns.damaged("a shard of " + total + " bytes, more than an array can hold");
+    }
     sha = in.bytes(32);
     int p = in.count();
     if (p < 4 || p > 8 || p > total) {
@@ -213,8 +219,14 @@ final class ColumnarDecoder {
       }
     }
     plans = new Plan[columns.size()];
-    out = new byte[total];
-    regionPos = new int[regions];
+    try {
+      out = new byte[total];
+      regionPos = new int[regions];
+    } catch (OutOfMemoryError e) {
+      // One array, not yet used: refusing it leaves nothing half-done.
+      throw new ColumnarException(
+          "the columnar copy's shard of " + total + " bytes does not fit in this JVM's heap", e);
+    }
   }
 
   byte[] expectedSha256() {

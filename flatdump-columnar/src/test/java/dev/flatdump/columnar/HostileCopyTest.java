@@ -348,4 +348,14 @@ class HostileCopyTest {
     }
     assertThat(failures.toString()).isEmpty();
   }
+
+  @Test
+  void aShardLargerThanAnArrayIsAColumnarException() throws IOException {
+    byte[] bfbs = bfbs();
+    byte[] copy = ColumnarCopy.write(shard(), bfbs, 3);
+    byte[] hostile = Header.of(copy).withTotal(Integer.MAX_VALUE).write();
+    assertThatThrownBy(() -> ColumnarCopy.rebuild(hostile, bfbs))
+        .isInstanceOf(ColumnarException.class)
+        .hasMessageContaining(Integer.MAX_VALUE + " bytes");
+  }
 }
