@@ -80,10 +80,22 @@ public final class UnpackCommand implements Callable<Integer> {
       throw new IllegalArgumentException("no such file: " + schema);
     }
     if (out != null) {
-      Files.createDirectories(out);
+      if (Files.exists(out) && !Files.isDirectory(out)) {
+        throw new IllegalArgumentException("--out " + out + " is not a directory");
+      }
+      try {
+        Files.createDirectories(out);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("--out " + out + " cannot be made a directory: " + e);
+      }
     }
     for (Path copy : copies) {
-      unpack(copy, print);
+      try {
+        unpack(copy, print);
+      } catch (IOException e) {
+        // A file that cannot be read or written: one line, as for a copy that does not rebuild.
+        throw new ArtifactException("cannot unpack " + copy + ": " + e, e);
+      }
     }
     print.flush();
     return 0;

@@ -55,6 +55,12 @@ public final class ColumnarCopy {
    */
   public static byte[] writeChecked(byte[] shard, String sha256, byte[] bfbs, int level) {
     byte[] sha = HexFormat.of().parseHex(sha256);
+    // The copy carries this SHA-256 and every rebuild is checked against it: a copy of bytes that
+    // are not those it names would pass the comparison below and then never rebuild.
+    if (!java.util.Arrays.equals(ColumnarEncoder.sha256(shard), sha)) {
+      throw new ColumnarException(
+          "the shard's bytes do not have the SHA-256 " + sha256 + " they were written with");
+    }
     byte[] copy = ColumnarEncoder.encode(shard, sha, bfbs, level);
     if (!java.util.Arrays.equals(new ColumnarDecoder(copy, bfbs).rebuildUnchecked(), shard)) {
       throw new ColumnarException("the copy rebuilds other bytes than the shard's");

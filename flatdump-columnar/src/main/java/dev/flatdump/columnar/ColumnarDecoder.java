@@ -83,6 +83,9 @@ final class ColumnarDecoder {
     }
   }
 
+  /** The largest array the JVM allocates, as the JDK's own collections assume. */
+  static final int MAX_SHARD = Integer.MAX_VALUE - 8;
+
   private final int regions;
   private final int rootRegion;
   private final byte[] prefix;
@@ -99,6 +102,9 @@ final class ColumnarDecoder {
       throw new ColumnarException("damaged columnar copy: its CRC-32C does not match its bytes");
     }
     total = in.count();
+    if (total > MAX_SHARD) {
+      throw Columns.damaged("a shard of " + total + " bytes, more than an array can hold");
+    }
     sha = in.bytes(32);
     int p = in.count();
     if (p < 4 || p > 8 || p > total) {
@@ -128,7 +134,12 @@ final class ColumnarDecoder {
       throw Columns.damaged(n + " columns");
     }
     try (ZstdDecompressCtx ctx = new ZstdDecompressCtx()) {
-      Streams.Reader streams = new Streams.Reader(in, ctx);
+      // No stream of a shard of T bytes holds more than 16 bytes per byte of it (a gap, the
+      // largest, is two varints per object); the directory holds the small ones besides.
+      long limit = 16L * total + 64;
+      Streams.Reader streams =
+          new Streams.Reader(
+              in, ctx, limit + (Streams.SMALL + 16L) * (4 + 5L * n) + 32L * n, limit);
       ByteSource d = streams.directory();
       for (int id = 1; id < n; id++) {
         int parent = d.count();
@@ -146,6 +157,10 @@ final class ColumnarDecoder {
       vtables = new ByteSource(streams.next());
       gaps = new ByteSource(streams.next());
       xrefs = new ByteSource(streams.next());
+      // Each object has a tag of at least a byte, but a vtable written right after its table.
+      if (regions > 2L * tags.remaining()) {
+        throw Columns.damaged(regions + " objects with " + tags.remaining() + " bytes of tags");
+      }
       gapsLeft = gaps.remaining() == 0 ? 0 : gaps.count();
       nextGap = gapsLeft > 0 ? gaps.count() : -1;
       refs = new long[n][];
@@ -164,6 +179,9 @@ final class ColumnarDecoder {
       literalLength = new IntList[n];
       // Located in order, then decompressed and decoded in parallel: they are independent.
       List<Runnable> work = new java.util.ArrayList<>();
+      // Every value stands for at least one byte of the shard: all of them at most its size.
+      java.util.concurrent.atomic.AtomicLong budget =
+          new java.util.concurrent.atomic.AtomicLong(total);
       for (int id = 0; id < n; id++) {
         int mask = d.read();
         if ((mask & ~0x1f) != 0) {
@@ -175,15 +193,15 @@ final class ColumnarDecoder {
         strBytes[id] = EMPTY;
         if ((mask & 1) != 0) {
           Streams.Pending s = streams.pending();
-          work.add(() -> refs[column] = Values.read(s.bytes(), false, total));
+          work.add(() -> refs[column] = Values.read(s.bytes(), false, budget));
         }
         if ((mask & 2) != 0) {
           Streams.Pending s = streams.pending();
-          work.add(() -> own[column] = Values.read(s.bytes(), false, total));
+          work.add(() -> own[column] = Values.read(s.bytes(), false, budget));
         }
         if ((mask & 4) != 0) {
           Streams.Pending s = streams.pending();
-          work.add(() -> strLen[column] = Values.read(s.bytes(), false, total));
+          work.add(() -> strLen[column] = Values.read(s.bytes(), false, budget));
         }
         if ((mask & 8) != 0) {
           Streams.Pending s = streams.pending();
@@ -191,7 +209,7 @@ final class ColumnarDecoder {
         }
         if ((mask & 16) != 0) {
           Streams.Pending s = streams.pending();
-          work.add(() -> values[column] = Values.read(s.bytes(), c.signed(), total));
+          work.add(() -> values[column] = Values.read(s.bytes(), c.signed(), budget));
         }
         owned[id] = new IntList();
       }
@@ -201,8 +219,14 @@ final class ColumnarDecoder {
       }
     }
     plans = new Plan[columns.size()];
-    out = new byte[total];
-    regionPos = new int[regions];
+    try {
+      out = new byte[total];
+      regionPos = new int[regions];
+    } catch (OutOfMemoryError e) {
+      // One array, not yet used: refusing it leaves nothing half-done.
+      throw new ColumnarException(
+          "the columnar copy's shard of " + total + " bytes does not fit in this JVM's heap", e);
+    }
   }
 
   byte[] expectedSha256() {

@@ -156,10 +156,20 @@ final class Streams {
     private final ByteSource directory;
     private final ByteSource body;
     private final ZstdDecompressCtx ctx;
+    private final long limit;
 
     Reader(ByteSource in, ZstdDecompressCtx ctx) {
+      this(in, ctx, MAX_STREAM, MAX_STREAM);
+    }
+
+    /**
+     * A reader that refuses, before allocating it, a directory that would decompress to more than
+     * {@code directoryLimit} bytes or a stream to more than {@code limit}.
+     */
+    Reader(ByteSource in, ZstdDecompressCtx ctx, long directoryLimit, long limit) {
       this.ctx = ctx;
-      this.directory = new ByteSource(read(in, ctx));
+      this.limit = limit;
+      this.directory = new ByteSource(read(in, ctx, directoryLimit));
       this.body = in;
     }
 
@@ -186,6 +196,10 @@ final class Streams {
           }
         case SEPARATE_ZSTD:
           {
+            if (length > limit) {
+              throw new ColumnarException(
+                  "damaged columnar copy: a stream of " + length + " bytes");
+            }
             int stored = directory.count();
             int at = body.position();
             body.skip(stored);
@@ -250,6 +264,11 @@ final class Streams {
 
   /** Reads the next stream of {@code in}, decompressed. */
   static byte[] read(ByteSource in, ZstdDecompressCtx ctx) {
+    return read(in, ctx, MAX_STREAM);
+  }
+
+  /** As {@link #read(ByteSource, ZstdDecompressCtx)}, refusing one of more than {@code limit}. */
+  static byte[] read(ByteSource in, ZstdDecompressCtx ctx, long limit) {
     int method = in.read();
     int stored = in.count();
     if (method == RAW) {
@@ -259,7 +278,7 @@ final class Streams {
       throw new ColumnarException("damaged columnar copy: unknown stream method " + method);
     }
     int raw = in.count();
-    if (raw > MAX_STREAM) {
+    if (raw > MAX_STREAM || raw > limit) {
       throw new ColumnarException("damaged columnar copy: a stream of " + raw + " bytes");
     }
     if (stored > in.remaining()) {

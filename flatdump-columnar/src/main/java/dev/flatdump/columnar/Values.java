@@ -184,6 +184,15 @@ final class Values {
    * {@code signed}.
    */
   static long[] read(byte[] stream, boolean signed, int max) {
+    return read(stream, signed, new java.util.concurrent.atomic.AtomicLong(max));
+  }
+
+  /**
+   * As {@link #read(byte[], boolean, int)}, its count taken from {@code budget}, shared by the
+   * streams of one copy: every value of a copy stands for at least one byte of the shard, so their
+   * count is at most its size, checked before their array is allocated.
+   */
+  static long[] read(byte[] stream, boolean signed, java.util.concurrent.atomic.AtomicLong budget) {
     ByteSource in = new ByteSource(stream);
     if (stream.length == 0) {
       return new long[0];
@@ -194,7 +203,7 @@ final class Values {
       throw Columns.damaged("values " + width + " bytes wide");
     }
     int n = in.count();
-    if (n > max) {
+    if (budget.addAndGet(-n) < 0) {
       throw Columns.damaged("a column of " + n + " values in " + stream.length + " bytes");
     }
     long[] v = new long[n];
