@@ -13,10 +13,6 @@ import dev.flatdump.encode.plan.SchemaPlan;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.springframework.batch.core.scope.context.ChunkContext;
 import org.springframework.batch.core.step.StepContribution;
 import org.springframework.batch.core.step.tasklet.Tasklet;
@@ -71,44 +67,24 @@ final class CompressTasklet implements Tasklet {
   }
 
   /**
-   * Each shard's columnar copy, on the runtime's compression threads, one shard each: the copies
-   * listed in shard order whatever finishes first.
+   * Each shard's columnar copy, one shard at a time: making one takes several times the shard's
+   * size in heap (its columns, then the check rebuild), and makes its streams on every core.
    */
-  private List<ArtifactFile> columnarCopies(
+  private static List<ArtifactFile> columnarCopies(
       List<ShardFile> shards, Path staging, ExportOptions options) {
     byte[] bfbs = SchemaFiles.staged(staging, options.schemaName()).binary();
-    int threads = Math.min(runtime.compressThreads(), Math.max(1, shards.size()));
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<ArtifactFile>> copies = new ArrayList<>();
-      for (ShardFile s : shards) {
-        copies.add(
-            pool.submit(
-                () ->
-                    ColumnarShardCopy.write(
-                        staging.resolve(s.fileName()),
-                        s.sha256(),
-                        bfbs,
-                        ColumnarCopy.DEFAULT_LEVEL,
-                        s.index(),
-                        s.records())));
-      }
-      List<ArtifactFile> files = new ArrayList<>();
-      for (Future<ArtifactFile> f : copies) {
-        files.add(f.get());
-      }
-      return files;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while writing columnar copies", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new IllegalStateException(e.getCause());
-    } finally {
-      pool.shutdownNow();
+    List<ArtifactFile> files = new ArrayList<>();
+    for (ShardFile s : shards) {
+      files.add(
+          ColumnarShardCopy.write(
+              staging.resolve(s.fileName()),
+              s.sha256(),
+              bfbs,
+              ColumnarCopy.DEFAULT_LEVEL,
+              s.index(),
+              s.records()));
     }
+    return files;
   }
 
   /** The manifest's entry for a shard, with the checksum taken as it was written. */

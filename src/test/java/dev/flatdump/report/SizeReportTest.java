@@ -101,7 +101,7 @@ class SizeReportTest {
     void rejectsAnUnknownArtifactFormat() {
       assertThatThrownBy(() -> new Artifact("a.lz4", "lz4", 1, SampleReports.SHA_A))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("Artifact.format must be flatbuffers, gzip or zstd, was 'lz4'");
+          .hasMessage("Artifact.format must be flatbuffers, columnar, gzip or zstd, was 'lz4'");
     }
 
     @Test

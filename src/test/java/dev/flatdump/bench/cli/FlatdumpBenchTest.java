@@ -124,6 +124,6 @@ class FlatdumpBenchTest {
 
     assertThat(run.exitCode()).isEqualTo(Flatdump.EXIT_USAGE);
     assertThat(run.err())
-        .contains("name a benchmark (codecs, cpu, export, reader, refs) or generate");
+        .contains("name a benchmark (codecs, columnar, cpu, export, reader, refs) or generate");
   }
 }
