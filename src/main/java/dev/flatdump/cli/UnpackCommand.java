@@ -3,7 +3,6 @@ package dev.flatdump.cli;
 import dev.flatdump.artifact.ArtifactException;
 import dev.flatdump.artifact.ArtifactFile;
 import dev.flatdump.artifact.AtomicFiles;
-import dev.flatdump.artifact.Checksums;
 import dev.flatdump.artifact.Manifest;
 import dev.flatdump.columnar.ColumnarCopy;
 import dev.flatdump.columnar.ColumnarException;
@@ -107,12 +106,14 @@ public final class UnpackCommand implements Callable<Integer> {
     Manifest manifest = manifestBeside(dir);
     Path bfbs = schema != null ? schema : schemaBeside(dir, manifest, copy);
     byte[] shard;
+    String sha;
     try {
-      shard = ColumnarCopy.rebuild(Files.readAllBytes(copy), Files.readAllBytes(bfbs));
+      byte[] bytes = Files.readAllBytes(copy);
+      shard = ColumnarCopy.rebuild(bytes, Files.readAllBytes(bfbs));
+      sha = ColumnarCopy.sha256(bytes); // the rebuild checked its bytes against it
     } catch (ColumnarException e) {
       throw new ArtifactException(copy + " does not rebuild: " + e.getMessage(), e);
     }
-    String sha = Checksums.sha256(shard);
     if (manifest != null) {
       ArtifactFile listed =
           manifest.files().stream()

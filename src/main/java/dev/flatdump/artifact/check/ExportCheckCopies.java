@@ -43,25 +43,16 @@ final class ExportCheckCopies {
       Map<String, ArtifactFile> listed,
       byte[] bfbs,
       List<ExportChecker.Problem> problems) {
-    if (!copy.name().endsWith(ColumnarCopy.EXTENSION)) {
-      problems.add(
-          new ExportChecker.Problem(
-              copy.name(),
-              "is a columnar copy whose name does not end in " + ColumnarCopy.EXTENSION));
-      return;
-    }
-    String shardName = ColumnarCopy.shardName(copy.name());
-    ArtifactFile shard = listed.get(shardName);
-    if (shard == null || !ExportChecker.FLATBUFFERS.equals(shard.format())) {
-      problems.add(
-          new ExportChecker.Problem(
-              copy.name(),
-              "copies " + shardName + ", which the manifest does not list as a shard"));
+    ArtifactFile shard = copied(copy, ColumnarCopy.EXTENSION, ".fb", listed, problems);
+    if (shard == null) {
       return;
     }
     byte[] rebuilt;
+    String sha;
     try {
-      rebuilt = ColumnarCopy.rebuild(Files.readAllBytes(file), bfbs);
+      byte[] bytes = Files.readAllBytes(file);
+      rebuilt = ColumnarCopy.rebuild(bytes, bfbs);
+      sha = ColumnarCopy.sha256(bytes); // the rebuild checked its bytes against it
     } catch (IOException e) {
       problems.add(new ExportChecker.Problem(copy.name(), "cannot be read: " + e.getMessage()));
       return;
@@ -70,22 +61,7 @@ final class ExportCheckCopies {
           new ExportChecker.Problem(copy.name(), "does not rebuild its shard: " + e.getMessage()));
       return;
     }
-    String sha = Checksums.sha256(rebuilt);
-    if (rebuilt.length != shard.bytes() || !sha.equals(shard.sha256())) {
-      problems.add(
-          new ExportChecker.Problem(
-              copy.name(),
-              "rebuilds "
-                  + rebuilt.length
-                  + " bytes with sha256 "
-                  + sha
-                  + ", but the manifest lists "
-                  + shardName
-                  + " as "
-                  + shard.bytes()
-                  + " bytes with sha256 "
-                  + shard.sha256()));
-    }
+    compare(copy, "rebuilds", rebuilt.length, sha, shard, problems);
   }
 
   static void check(
@@ -95,20 +71,8 @@ final class ExportCheckCopies {
       List<ExportChecker.Problem> problems) {
     Compression compression = Compression.create(copy.format(), null);
     String extension = compression.extension();
-    if (!copy.name().endsWith(extension)) {
-      problems.add(
-          new ExportChecker.Problem(
-              copy.name(),
-              "is a " + copy.format() + " copy whose name does not end in " + extension));
-      return;
-    }
-    String shardName = copy.name().substring(0, copy.name().length() - extension.length());
-    ArtifactFile shard = listed.get(shardName);
-    if (shard == null || !ExportChecker.FLATBUFFERS.equals(shard.format())) {
-      problems.add(
-          new ExportChecker.Problem(
-              copy.name(),
-              "copies " + shardName + ", which the manifest does not list as a shard"));
+    ArtifactFile shard = copied(copy, extension, "", listed, problems);
+    if (shard == null) {
       return;
     }
     long bytes = 0;
@@ -126,16 +90,57 @@ final class ExportCheckCopies {
               copy.name(), "does not decompress (" + copy.format() + "): " + e.getMessage()));
       return;
     }
+    compare(copy, "decompresses to", bytes, sha, shard, problems);
+  }
+
+  /**
+   * The shard a copy copies: named as the copy without {@code extension}, plus {@code suffix}, and
+   * listed as a shard; else null, the problem added.
+   */
+  private static ArtifactFile copied(
+      ArtifactFile copy,
+      String extension,
+      String suffix,
+      Map<String, ArtifactFile> listed,
+      List<ExportChecker.Problem> problems) {
+    if (!copy.name().endsWith(extension)) {
+      problems.add(
+          new ExportChecker.Problem(
+              copy.name(),
+              "is a " + copy.format() + " copy whose name does not end in " + extension));
+      return null;
+    }
+    String shardName = copy.name().substring(0, copy.name().length() - extension.length()) + suffix;
+    ArtifactFile shard = listed.get(shardName);
+    if (shard == null || !ExportChecker.FLATBUFFERS.equals(shard.format())) {
+      problems.add(
+          new ExportChecker.Problem(
+              copy.name(),
+              "copies " + shardName + ", which the manifest does not list as a shard"));
+      return null;
+    }
+    return shard;
+  }
+
+  /** Adds a problem when what the copy gives back is not the listed shard's bytes. */
+  private static void compare(
+      ArtifactFile copy,
+      String gives,
+      long bytes,
+      String sha,
+      ArtifactFile shard,
+      List<ExportChecker.Problem> problems) {
     if (bytes != shard.bytes() || !sha.equals(shard.sha256())) {
       problems.add(
           new ExportChecker.Problem(
               copy.name(),
-              "decompresses to "
+              gives
+                  + " "
                   + bytes
                   + " bytes with sha256 "
                   + sha
                   + ", but the manifest lists "
-                  + shardName
+                  + shard.name()
                   + " as "
                   + shard.bytes()
                   + " bytes with sha256 "

@@ -6,7 +6,6 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HexFormat;
 
 /**
  * Turns a downloaded columnar copy ({@code .fbc}) back into its data shard: rebuilt with the
@@ -29,8 +28,12 @@ final class ColumnarShard {
   static void rebuild(Path copy, Path bfbs, Path shard, long bytes, String sha256)
       throws IOException {
     byte[] rebuilt;
+    String hex;
     try {
-      rebuilt = ColumnarCopy.rebuild(Files.readAllBytes(copy), Files.readAllBytes(bfbs));
+      byte[] bytesOfCopy = Files.readAllBytes(copy);
+      rebuilt = ColumnarCopy.rebuild(bytesOfCopy, Files.readAllBytes(bfbs));
+      // the rebuild checked its bytes against the SHA-256 the copy carries
+      hex = ColumnarCopy.sha256(bytesOfCopy);
     } catch (ColumnarException e) {
       throw new ObjectDownload.CorruptObject("it does not rebuild its shard: " + e.getMessage());
     } catch (RuntimeException e) {
@@ -38,7 +41,6 @@ final class ColumnarShard {
       throw new ObjectDownload.CorruptObject(
           "it does not rebuild its shard: " + e.getClass().getSimpleName() + ": " + e.getMessage());
     }
-    String hex = HexFormat.of().formatHex(ObjectDownload.newDigest().digest(rebuilt));
     if (rebuilt.length != bytes || !hex.equals(sha256)) {
       throw new ObjectDownload.CorruptObject(
           "it rebuilds "
