@@ -269,20 +269,7 @@ class HostileCopyTest {
             }
           }
         }
-        byte[] hostile = recrc(bad);
-        try {
-          byte[] back = ColumnarCopy.rebuild(hostile, bfbs);
-          if (!Arrays.equals(back, shard)) {
-            failures.append("seed " + seed + " #" + k + ": other bytes\n");
-          }
-        } catch (ColumnarException e) {
-          // refused: as it should be
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-          if (failures.length() < 4000) {
-            failures.append(
-                "seed " + seed + " #" + k + ": " + e + " at " + e.getStackTrace()[0] + "\n");
-          }
-        }
+        rebuildsOrRefuses(recrc(bad), bfbs, shard, "seed " + seed + " #" + k, failures);
       }
     }
     assertThat(failures.toString()).isEmpty();
@@ -332,18 +319,7 @@ class HostileCopyTest {
                     h.schema(),
                     rest.toByteArray())
                 .write();
-        try {
-          if (!Arrays.equals(ColumnarCopy.rebuild(hostile, bfbs), shard)) {
-            failures.append("seed " + seed + " #" + k + ": other bytes\n");
-          }
-        } catch (ColumnarException e) {
-          // refused
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-          if (failures.length() < 4000) {
-            failures.append(
-                "seed " + seed + " #" + k + ": " + e + " at " + e.getStackTrace()[0] + "\n");
-          }
-        }
+        rebuildsOrRefuses(hostile, bfbs, shard, "seed " + seed + " #" + k, failures);
       }
     }
     assertThat(failures.toString()).isEmpty();
@@ -357,5 +333,24 @@ class HostileCopyTest {
     assertThatThrownBy(() -> ColumnarCopy.rebuild(hostile, bfbs))
         .isInstanceOf(ColumnarException.class)
         .hasMessageContaining(Integer.MAX_VALUE + " bytes");
+  }
+
+  /**
+   * A hostile copy either rebuilds the very shard or is refused with a {@link ColumnarException}:
+   * anything else is added to {@code failures}.
+   */
+  private static void rebuildsOrRefuses(
+      byte[] hostile, byte[] bfbs, byte[] shard, String where, StringBuilder failures) {
+    try {
+      if (!Arrays.equals(ColumnarCopy.rebuild(hostile, bfbs), shard)) {
+        failures.append(where + ": other bytes\n");
+      }
+    } catch (ColumnarException e) {
+      // refused: as it should be
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+      if (failures.length() < 4000) {
+        failures.append(where + ": " + e + " at " + e.getStackTrace()[0] + "\n");
+      }
+    }
   }
 }

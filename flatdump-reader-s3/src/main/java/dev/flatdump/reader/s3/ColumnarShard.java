@@ -42,17 +42,7 @@ final class ColumnarShard {
           "it does not rebuild its shard: " + e.getClass().getSimpleName() + ": " + e.getMessage());
     }
     if (rebuilt.length != bytes || !hex.equals(sha256)) {
-      throw new ObjectDownload.CorruptObject(
-          "it rebuilds "
-              + rebuilt.length
-              + " bytes with SHA-256 "
-              + hex
-              + ", but the manifest lists "
-              + shard.getFileName()
-              + " with "
-              + bytes
-              + " bytes and SHA-256 "
-              + sha256);
+      throw ZstdShard.mismatch("it rebuilds", rebuilt.length, hex, shard, bytes, sha256);
     }
     Path tmp = LocalFiles.temporaryFor(shard);
     try (FileOutputStream out = new FileOutputStream(tmp.toFile())) {

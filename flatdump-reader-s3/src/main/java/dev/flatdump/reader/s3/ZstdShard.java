@@ -65,18 +65,25 @@ final class ZstdShard {
     String hex = HexFormat.of().formatHex(digest.digest());
     if (size != bytes || !hex.equals(sha256)) {
       Files.deleteIfExists(tmp);
-      throw new ObjectDownload.CorruptObject(
-          "it decompresses to "
-              + size
-              + " bytes with SHA-256 "
-              + hex
-              + ", but the manifest lists "
-              + shard.getFileName()
-              + " with "
-              + bytes
-              + " bytes and SHA-256 "
-              + sha256);
+      throw mismatch("it decompresses to", size, hex, shard, bytes, sha256);
     }
     LocalFiles.move(tmp, shard);
+  }
+
+  /** A copy that gives back other bytes than the manifest lists for its shard. */
+  static ObjectDownload.CorruptObject mismatch(
+      String gives, long size, String hex, Path shard, long bytes, String sha256) {
+    return new ObjectDownload.CorruptObject(
+        gives
+            + " "
+            + size
+            + " bytes with SHA-256 "
+            + hex
+            + ", but the manifest lists "
+            + shard.getFileName()
+            + " with "
+            + bytes
+            + " bytes and SHA-256 "
+            + sha256);
   }
 }
