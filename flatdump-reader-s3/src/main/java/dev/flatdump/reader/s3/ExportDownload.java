@@ -15,10 +15,12 @@ import java.util.function.Consumer;
  * One attempt at downloading one export into its staging directory: every file its manifest lists,
  * the binary schema first, then the data shards. A data shard comes through its columnar copy
  * ({@code .fbc}) when the manifest lists one, kept too and rebuilt into the shard with the binary
- * schema; its other copies (gzip, zstd) are then not downloaded at all ({@link #skipped()}). Else
- * it comes through its {@code .zst} copy when the manifest lists one (kept too, and decompressed
- * into the shard), else as itself. Every file is checked against the manifest; a corrupt one is
- * deleted and downloaded again, up to {@link PullSettings#objectAttempts()} times. Not thread-safe.
+ * schema; its other copies (gzip, zstd) are then not downloaded at all ({@link #skipped()}), unless
+ * the columnar copy is refused at every attempt: then the shard comes through its zstd copy, and
+ * the columnar copy is the one the local export lacks. Else it comes through its {@code .zst} copy
+ * when the manifest lists one (kept too, and decompressed into the shard), else as itself. Every
+ * file is checked against the manifest; a corrupt one is deleted and downloaded again, up to {@link
+ * PullSettings#objectAttempts()} times. Not thread-safe.
  */
 final class ExportDownload {
 
@@ -121,7 +123,29 @@ final class ExportDownload {
           bfbs.isPresent() ? manifest.columnarCopyOf(f) : Optional.empty();
       Optional<ManifestFiles.File> zst = manifest.zstdCopyOf(f);
       if (columnar.isPresent()) {
-        withAttempts(columnar.get(), () -> shardThroughColumnar(f, columnar.get(), bfbs.get()));
+        try {
+          withAttempts(columnar.get(), () -> shardThroughColumnar(f, columnar.get(), bfbs.get()));
+        } catch (PullException refused) {
+          if (zst.isEmpty()) {
+            throw refused;
+          }
+          // Refused at every attempt: the shard comes through its zstd copy instead, and the
+          // local export lacks the columnar copy rather than the zstd one.
+          progress.accept(
+              name
+                  + "/"
+                  + f.name()
+                  + ": "
+                  + refused.getMessage()
+                  + "; pulled through "
+                  + zst.get().name()
+                  + " instead");
+          deleteQuietly(staging.resolve(columnar.get().name()));
+          deleteQuietly(ObjectDownload.partOf(staging.resolve(columnar.get().name())));
+          skipped.remove(zst.get().name());
+          skipped.add(columnar.get().name());
+          withAttempts(zst.get(), () -> shardThroughCopy(f, zst.get()));
+        }
       } else if (zst.isPresent()) {
         withAttempts(zst.get(), () -> shardThroughCopy(f, zst.get()));
       } else {
@@ -133,8 +157,8 @@ final class ExportDownload {
           name
               + ": "
               + skipped.size()
-              + (skipped.size() == 1 ? " gzip/zstd copy" : " gzip/zstd copies")
-              + " not downloaded (their shards were rebuilt from their columnar copies);"
+              + (skipped.size() == 1 ? " copy" : " copies")
+              + " of shards not downloaded (each shard came through one copy alone);"
               + " the local export lacks them");
     }
     return transferred;

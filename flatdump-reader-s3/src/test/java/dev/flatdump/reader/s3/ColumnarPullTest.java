@@ -68,15 +68,15 @@ class ColumnarPullTest {
         .isLessThan(s3.keys.indexOf(TinyExports.key("n1", "t-00000.fbc")));
     assertThat(progress)
         .contains(
-            "n1: 4 gzip/zstd copies not downloaded (their shards were rebuilt from their columnar"
-                + " copies); the local export lacks them");
+            "n1: 4 copies of shards not downloaded (each shard came through one copy alone);"
+                + " the local export lacks them");
     try (ExportReader reader = ExportReader.open(out)) {
       assertThat(reader.currentId()).isEqualTo("n1");
     }
   }
 
   @Test
-  void aColumnarCopyThatDoesNotRebuildIsRetriedThenReportedAndTheCurrentExportStays(
+  void aColumnarCopyThatDoesNotRebuildIsRetriedThenTheShardComesThroughItsZstdCopy(
       @TempDir Path out) throws Exception {
     exports.publish("n1", 1, List.of("zstd", "columnar"), Map.of());
     UnaryOperator<byte[]> flip =
@@ -90,7 +90,47 @@ class ColumnarPullTest {
       s3.keys.clear();
       progress.clear();
       // the manifest lists the flipped copy: it downloads fine, then does not rebuild
-      exports.publish("n2", 2, List.of("zstd", "columnar"), Map.of("t-00001.fbc", flip));
+      TinyExports.Export e =
+          exports.publish("n2", 2, List.of("zstd", "columnar"), Map.of("t-00001.fbc", flip));
+
+      assertThat(puller.pull().exportName()).isEqualTo("n2");
+
+      assertThat(keysOf("n2", "t-00001.fbc")).hasSize(3);
+      assertThat(keysOf("n2", "t-00001.fb.zst")).hasSize(1);
+      assertThat(keysOf("n2", "t-00000.fb.zst")).as("the other shard: its .fbc").isEmpty();
+      assertThat(progress)
+          .anyMatch(l -> l.startsWith("n2/t-00001.fbc: refused (it does not rebuild"))
+          .anyMatch(
+              l ->
+                  l.startsWith("n2/t-00001.fb: cannot pull s3://bkt/p/exports/n2/t-00001.fbc")
+                      && l.endsWith("; pulled through t-00001.fb.zst instead"));
+      Path dir = out.resolve("exports/n2");
+      assertThat(dir.resolve("t-00001.fb")).hasBinaryContent(e.file("t-00001.fb"));
+      assertThat(dir.resolve("t-00001.fb.zst")).hasBinaryContent(e.file("t-00001.fb.zst"));
+      assertThat(dir.resolve("t-00001.fbc")).doesNotExist();
+      assertThat(out.resolve("CURRENT")).hasContent("exports/n2");
+      try (ExportReader reader = ExportReader.open(out)) {
+        assertThat(reader.currentId()).isEqualTo("n2");
+      }
+    }
+  }
+
+  @Test
+  void aColumnarCopyRefusedWithNoZstdCopyToFallBackOnIsReportedAndTheCurrentExportStays(
+      @TempDir Path out) throws Exception {
+    exports.publish("n1", 1, List.of("columnar"), Map.of());
+    try (ExportPuller puller = puller(out)) {
+      assertThat(puller.pull().exportName()).isEqualTo("n1");
+      exports.publish(
+          "n2",
+          2,
+          List.of("gzip", "columnar"),
+          Map.of(
+              "t-00001.fbc",
+              b -> {
+                b[b.length / 2] ^= 0x40;
+                return b;
+              }));
 
       assertThatThrownBy(puller::pull)
           .isInstanceOf(PullException.class)
@@ -99,15 +139,9 @@ class ColumnarPullTest {
           .hasMessageContaining("refused 3 times")
           .hasMessageContaining("the local current export is unchanged");
     }
-
-    assertThat(keysOf("n2", "t-00001.fbc")).hasSize(3);
-    assertThat(keysOf("n2", ".zst")).as("no fallback to another copy").isEmpty();
-    assertThat(progress)
-        .anyMatch(l -> l.startsWith("n2/t-00001.fbc: refused (it does not rebuild"));
+    assertThat(keysOf("n2", ".gz")).as("gzip is no fallback").isEmpty();
     assertThat(out.resolve("CURRENT")).hasContent("exports/n1");
     assertThat(out.resolve("exports/n2")).doesNotExist();
-    assertThat(out.resolve(".pull/n2/t-00001.fbc")).doesNotExist();
-    assertThat(out.resolve(".pull/n2/t-00001.fb")).doesNotExist();
     try (ExportReader reader = ExportReader.open(out)) {
       assertThat(reader.currentId()).isEqualTo("n1");
     }
