@@ -379,8 +379,14 @@ final class ColumnarEncoder {
   /** Each object's column, found by {@link #scan}; -1 for a vtable. */
   private int[] owners = new int[1024];
 
-  private int[] indexInOwner;
-  private boolean[] claimed;
+  /**
+   * Per object once stored, for references to it: its column (the high int), its index among the
+   * column's objects (the low 31 bits), and whether a reference claimed it (bit 31). One array, so
+   * that a reference costs one read where objects lie far apart.
+   */
+  private long[] info;
+
+  private static final long CLAIMED = 0x8000_0000L;
   private int[] vtIndex;
 
   // Per column.
@@ -547,8 +553,7 @@ final class ColumnarEncoder {
 
   private void emit() {
     owner = owners;
-    indexInOwner = new int[count];
-    claimed = new boolean[count];
+    info = new long[count];
     vtIndex = new int[count];
     Arrays.fill(vtIndex, -1);
     int o0 = 0; // where the object written last starts, from the buffer's end
@@ -640,7 +645,7 @@ final class ColumnarEncoder {
     if (list == null) {
       list = owned[c] = new IntList();
     }
-    indexInOwner[o] = list.size;
+    info[o] = ((long) c << 32) | list.size;
     list.add(o);
   }
 
@@ -871,15 +876,17 @@ final class ColumnarEncoder {
 
   /** A reference through column {@code c} to the object at {@code target}. */
   private void ref(Columns.Column c, int target) {
-    int x = objectAt(target);
+    int x = -1 - slots[target >> 2]; // found there by the scan, which checked every reference
     LongList out = refs(c.id);
-    int index = indexInOwner[x];
-    if (owner[x] == c.id) {
-      if (!claimed[x]) {
-        claimed[x] = true;
+    long i = info[x];
+    int index = (int) (i & 0x7fff_ffffL);
+    int column = (int) (i >>> 32);
+    if (column == c.id) {
+      if ((i & CLAIMED) == 0) {
+        info[x] = i | CLAIMED;
         IntList list = owned[c.id];
         int k = cursor[c.id];
-        while (k < list.size && claimed[list.values[k]] && list.values[k] != x) {
+        while (k < list.size && (info[list.values[k]] & CLAIMED) != 0 && list.values[k] != x) {
           k++;
         }
         cursor[c.id] = k;
@@ -892,7 +899,7 @@ final class ColumnarEncoder {
       out.add(2 + (long) index);
     } else {
       out.add(1);
-      xrefs.varint(owner[x]);
+      xrefs.varint(column);
       xrefs.varint(index);
     }
   }
