@@ -120,7 +120,9 @@ final class LookupTimer {
                 SplittableRandom random = new SplittableRandom(index);
                 long sum = 0;
                 int n = 0;
-                while (!stop.get() && n < nanos.length) {
+                // at least one lookup each, however soon the phase ends (a stalled start, a
+                // reload that outlasts the phase): a row is never left without samples
+                while (n == 0 || (!stop.get() && n < nanos.length)) {
                   String key = keys[random.nextInt(keys.length)];
                   long start = System.nanoTime();
                   sum += lookup.find(key);
