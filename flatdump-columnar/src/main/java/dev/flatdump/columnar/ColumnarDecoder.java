@@ -49,39 +49,7 @@ final class ColumnarDecoder {
   private final IntList vtablePos = new IntList();
   private final java.util.ArrayList<int[]> vtableSlots = new java.util.ArrayList<>();
 
-  private final Plan[] plans;
-
-  /** A table type's fields by vtable slot, for one column. */
-  private static final class Plan {
-    static final int FIELD = 0;
-    static final int UNION = 1;
-    final int[] slot;
-    final int[] id;
-    final int[] kind;
-    final int[] typeSlot;
-    final Columns.Column[] child;
-
-    Plan(BinarySchema schema, int object) {
-      List<BinarySchema.Field> fields =
-          new java.util.ArrayList<>(schema.objects().get(object).fields());
-      fields.sort(java.util.Comparator.comparingInt(BinarySchema.Field::offset));
-      int n = fields.size();
-      slot = new int[n];
-      id = new int[n];
-      kind = new int[n];
-      typeSlot = new int[n];
-      child = new Columns.Column[n];
-      for (int i = 0; i < n; i++) {
-        BinarySchema.Field f = fields.get(i);
-        slot[i] = f.offset();
-        id[i] = f.id();
-        if (f.type().base() == BinarySchema.UNION) {
-          kind[i] = UNION;
-          typeSlot[i] = Columns.field(schema, object, f.id() - 1).offset();
-        }
-      }
-    }
-  }
+  private final TableFields[] plans;
 
   /** The largest array the JVM allocates, as the JDK's own collections assume. */
   static final int MAX_SHARD = Integer.MAX_VALUE - 8;
@@ -218,7 +186,7 @@ final class ColumnarDecoder {
         throw Columns.damaged("bytes after its last stream");
       }
     }
-    plans = new Plan[columns.size()];
+    plans = new TableFields[columns.size()];
     try {
       out = new byte[total];
       regionPos = new int[regions];
@@ -227,10 +195,6 @@ final class ColumnarDecoder {
       throw new ColumnarException(
           "the columnar copy's shard of " + total + " bytes does not fit in this JVM's heap", e);
     }
-  }
-
-  byte[] expectedSha256() {
-    return sha.clone();
   }
 
   /** The rebuilt shard, its SHA-256 checked. */
@@ -549,9 +513,9 @@ final class ColumnarDecoder {
   }
 
   private Program makeProgram(Columns.Column c, int[] slots) {
-    Plan plan = plans[c.id];
+    TableFields plan = plans[c.id];
     if (plan == null) {
-      plan = plans[c.id] = new Plan(schema, c.type);
+      plan = plans[c.id] = new TableFields(schema, c.type);
     }
     int vtSize = 2 + 2 * slots.length;
     IntList present = new IntList();
@@ -565,14 +529,14 @@ final class ColumnarDecoder {
     for (int k = 0; k < present.size; k++) {
       int i = present.get(k);
       program.off[k] = slots[(plan.slot[i] - 2) >> 1];
-      if (plan.kind[i] == Plan.UNION) {
+      if (plan.kind[i] == TableFields.UNION) {
         int typeSlot = plan.typeSlot[i];
         program.op[k] = Program.UNION;
         program.column[k] = plan.id[i];
         program.unionType[k] = typeSlot < vtSize ? slots[(typeSlot - 2) >> 1] : 0;
         continue;
       }
-      Columns.Column child = columns.child(c, plan.id[i] + 1, 0);
+      Columns.Column child = plan.child(i, columns, c);
       program.column[k] = child.id;
       program.op[k] =
           switch (child.kind) {

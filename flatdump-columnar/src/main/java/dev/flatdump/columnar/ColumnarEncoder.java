@@ -34,12 +34,6 @@ final class ColumnarEncoder {
   private int[] size = new int[1024];
   private byte[] kind = new byte[1024];
 
-  /** A table's object index; a vector's element base type. */
-  private int[] typeA = new int[1024];
-
-  /** A vector's element object index. */
-  private int[] typeB = new int[1024];
-
   /**
    * By position / 4 (no two objects start within 4 bytes): 0 for nothing; above 0, an object
    * expected there, {@code (column + 1) << 2 | position & 3}; below 0, the object found there,
@@ -205,7 +199,7 @@ final class ColumnarEncoder {
         || (vector.type == BinarySchema.OBJ && !schema.objects().get(vector.elementIndex).struct());
   }
 
-  private int register(int p, byte k, int a, int b, int s, int owner) {
+  private int register(int p, byte k, int s, int owner) {
     if ((long) p + s > total) {
       throw refused("an object past the buffer's end at byte " + p);
     }
@@ -214,16 +208,12 @@ final class ColumnarEncoder {
       pos = Arrays.copyOf(pos, n);
       size = Arrays.copyOf(size, n);
       kind = Arrays.copyOf(kind, n);
-      typeA = Arrays.copyOf(typeA, n);
-      typeB = Arrays.copyOf(typeB, n);
       owners = Arrays.copyOf(owners, n);
     }
     int id = count++;
     pos[id] = p;
     size[id] = s;
     kind[id] = k;
-    typeA[id] = a;
-    typeB[id] = b;
     owners[id] = owner;
     slots[p >> 2] = -1 - id;
     return id;
@@ -233,7 +223,7 @@ final class ColumnarEncoder {
     if (v < 4 || (v & 1) != 0 || p + v > total || u16(p + 2) < 4) {
       throw refused("a byte no object holds, at " + p);
     }
-    register(p, VTABLE, 0, 0, v, -1);
+    register(p, VTABLE, v, -1);
     return p + v;
   }
 
@@ -246,7 +236,7 @@ final class ColumnarEncoder {
         if ((long) p + 5 + length > total || fb[p + 4 + length] != 0) {
           throw refused("a string without its 0 at byte " + p);
         }
-        register(p, STRING, 0, 0, 5 + length, c.id);
+        register(p, STRING, 5 + length, c.id);
         return p + 5 + length;
       }
       case Columns.VECTOR -> {
@@ -255,7 +245,7 @@ final class ColumnarEncoder {
         if (p + bytes > total) {
           throw refused("a vector past the buffer's end at byte " + p);
         }
-        register(p, VECTOR, c.type, c.elementIndex, (int) bytes, c.id);
+        register(p, VECTOR, (int) bytes, c.id);
         if (n > 0 && refs(c)) {
           Columns.Column e = columns.child(c, 0, 0);
           for (int i = n - 1; i >= 0; i--) {
@@ -275,11 +265,11 @@ final class ColumnarEncoder {
         if (vtSize < 4 || (vtSize & 1) != 0 || tSize < 4 || vt + vtSize > total) {
           throw refused("a vtable of " + vtSize + " bytes for a table of " + tSize);
         }
-        register(p, TABLE, c.type, 0, tSize, c.id);
-        TablePlan plan = plan(c);
+        register(p, TABLE, tSize, c.id);
+        TableFields plan = plan(c);
         for (int i = plan.slot.length - 1; i >= 0; i--) {
           int slot = plan.slot[i];
-          if (slot >= vtSize || plan.kind[i] == TablePlan.INLINE) {
+          if (slot >= vtSize || plan.kind[i] == TableFields.INLINE) {
             continue;
           }
           int off = u16(vt + slot);
@@ -291,7 +281,7 @@ final class ColumnarEncoder {
             throw refused("a field past its table's end at byte " + q);
           }
           Columns.Column child;
-          if (plan.kind[i] == TablePlan.UNION) {
+          if (plan.kind[i] == TableFields.UNION) {
             int typeSlot = plan.typeSlot[i];
             int to = typeSlot < vtSize ? u16(vt + typeSlot) : 0;
             int member = to == 0 ? 0 : fb[p + to] & 0xff;
@@ -307,67 +297,14 @@ final class ColumnarEncoder {
     }
   }
 
-  private TablePlan[] plans = new TablePlan[16];
+  private TableFields[] plans = new TableFields[16];
 
-  private TablePlan plan(Columns.Column c) {
+  private TableFields plan(Columns.Column c) {
     if (c.id >= plans.length) {
       plans = Arrays.copyOf(plans, Math.max(c.id + 1, plans.length * 2));
     }
-    TablePlan plan = plans[c.id];
-    return plan != null ? plan : (plans[c.id] = new TablePlan(schema, c.type));
-  }
-
-  /** A table type's fields by id, and what each holds, for one column. */
-  private static final class TablePlan {
-    static final int INLINE = 0;
-    static final int REF = 1;
-    static final int UNION = 2;
-    final int[] slot;
-    final int[] id;
-    final int[] kind;
-    final int[] typeSlot;
-    final BinarySchema.Field[] field;
-    private final Columns.Column[] child;
-
-    TablePlan(BinarySchema schema, int object) {
-      List<BinarySchema.Field> fields = schema.objects().get(object).fields();
-      int n = fields.size();
-      slot = new int[n];
-      id = new int[n];
-      kind = new int[n];
-      typeSlot = new int[n];
-      field = new BinarySchema.Field[n];
-      child = new Columns.Column[n];
-      for (int i = 0; i < n; i++) {
-        BinarySchema.Field f = fields.get(i);
-        field[i] = f;
-        slot[i] = f.offset();
-        id[i] = f.id();
-        int base = f.type().base();
-        if (base == BinarySchema.UNION) {
-          kind[i] = UNION;
-          typeSlot[i] = Columns.field(schema, object, f.id() - 1).offset();
-        } else if (base == BinarySchema.STRING
-            || base == BinarySchema.VECTOR
-            || (base == BinarySchema.OBJ && !schema.objects().get(f.type().index()).struct())) {
-          kind[i] = REF;
-        } else {
-          kind[i] = INLINE;
-        }
-      }
-    }
-
-    Columns.Column child(int i, Columns columns, Columns.Column parent) {
-      Columns.Column c = child[i];
-      return c != null ? c : (child[i] = columns.child(parent, id[i] + 1, 0));
-    }
-  }
-
-  /** The value of union {@code f}'s type field in the table at {@code t}: 0 when absent. */
-  private int unionMember(int t, int vt, int vtSize, int object, BinarySchema.Field f) {
-    BinarySchema.Field typeField = Columns.field(schema, object, f.id() - 1);
-    int off = typeField.offset() < vtSize ? u16(vt + typeField.offset()) : 0;
-    return off == 0 ? 0 : fb[t + off] & 0xff;
+    TableFields plan = plans[c.id];
+    return plan != null ? plan : (plans[c.id] = new TableFields(schema, c.type));
   }
 
   // ---- writing the copy
@@ -511,12 +448,6 @@ final class ColumnarEncoder {
 
   private int indexOf(int object) {
     return regionOf[object];
-  }
-
-  private boolean refElements(int o) {
-    int element = typeA[o];
-    return element == BinarySchema.STRING
-        || (element == BinarySchema.OBJ && !schema.objects().get(typeB[o]).struct());
   }
 
   private void ensureColumns() {
@@ -720,7 +651,7 @@ final class ColumnarEncoder {
     int vtSize = u16(vt);
     int v = objectAt(vt);
     Columns.Column c = columns.get(owner[o]);
-    TablePlan plan = plan(c);
+    TableFields plan = plan(c);
     int[] padding = padding(v, c.type, plan, vt, vtSize, size[o]);
     for (int i = 0; i < plan.slot.length; i++) {
       int slot = plan.slot[i];
@@ -733,8 +664,8 @@ final class ColumnarEncoder {
       }
       int p = t + off;
       switch (plan.kind[i]) {
-        case TablePlan.REF -> ref(plan.child(i, columns, c), p + u32(p));
-        case TablePlan.UNION -> {
+        case TableFields.REF -> ref(plan.child(i, columns, c), p + u32(p));
+        case TableFields.UNION -> {
           int typeSlot = plan.typeSlot[i];
           int to = typeSlot < vtSize ? u16(vt + typeSlot) : 0;
           int member = to == 0 ? 0 : fb[t + to] & 0xff;
@@ -768,7 +699,7 @@ final class ColumnarEncoder {
    * found once per vtable (and type), after checking that every field lies inside the table and no
    * two share a byte.
    */
-  private int[] padding(int v, int type, TablePlan plan, int vt, int vtSize, int tSize) {
+  private int[] padding(int v, int type, TableFields plan, int vt, int vtSize, int tSize) {
     if (v >= paddingType.length) {
       int n = Math.max(v + 1, paddingType.length * 2);
       int old = paddingType.length;
@@ -791,7 +722,7 @@ final class ColumnarEncoder {
       }
       BinarySchema.Type ft = plan.field[i].type();
       int width;
-      if (plan.kind[i] != TablePlan.INLINE) {
+      if (plan.kind[i] != TableFields.INLINE) {
         width = 4;
       } else if (ft.base() == BinarySchema.OBJ) {
         width = schema.objects().get(ft.index()).byteSize();

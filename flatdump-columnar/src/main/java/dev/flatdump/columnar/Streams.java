@@ -122,26 +122,6 @@ final class Streams {
       }
     }
 
-    void add(byte[] raw, int length) {
-      if (length < SMALL) {
-        directory.write(INLINE);
-        directory.varint(length);
-        directory.write(raw, 0, length);
-        return;
-      }
-      byte[] z = writer.compress(raw, length);
-      if (z == null) {
-        directory.write(SEPARATE_RAW);
-        directory.varint(length);
-        separate.add(java.util.Arrays.copyOf(raw, length));
-      } else {
-        directory.write(SEPARATE_ZSTD);
-        directory.varint(length);
-        directory.varint(z.length);
-        separate.add(z);
-      }
-    }
-
     /** Writes the directory (one stream) and the separate streams after it. */
     void writeTo(ByteSink out) {
       writer.write(out, directory.array(), directory.size());
@@ -157,10 +137,6 @@ final class Streams {
     private final ByteSource body;
     private final ZstdDecompressCtx ctx;
     private final long limit;
-
-    Reader(ByteSource in, ZstdDecompressCtx ctx) {
-      this(in, ctx, MAX_STREAM, MAX_STREAM);
-    }
 
     /**
      * A reader that refuses, before allocating it, a directory that would decompress to more than
@@ -262,12 +238,7 @@ final class Streams {
     return pieces;
   }
 
-  /** Reads the next stream of {@code in}, decompressed. */
-  static byte[] read(ByteSource in, ZstdDecompressCtx ctx) {
-    return read(in, ctx, MAX_STREAM);
-  }
-
-  /** As {@link #read(ByteSource, ZstdDecompressCtx)}, refusing one of more than {@code limit}. */
+  /** Reads the next stream of {@code in}, decompressed, refusing one of more than {@code limit}. */
   static byte[] read(ByteSource in, ZstdDecompressCtx ctx, long limit) {
     int method = in.read();
     int stored = in.count();
