@@ -94,6 +94,10 @@ class HostileCopyTest {
     Header withTotal(long t) {
       return new Header(t, sha, prefix, regions, root, schema, rest);
     }
+
+    Header withRest(byte[] r) {
+      return new Header(total, sha, prefix, regions, root, schema, r);
+    }
   }
 
   @Test
@@ -196,16 +200,7 @@ class HostileCopyTest {
     rest.varint(8);
     rest.varint(Integer.MAX_VALUE - 32);
     rest.write(new byte[8]);
-    byte[] hostile =
-        new Header(
-                h.total(),
-                h.sha(),
-                h.prefix(),
-                h.regions(),
-                h.root(),
-                h.schema(),
-                rest.toByteArray())
-            .write();
+    byte[] hostile = h.withRest(rest.toByteArray()).write();
     assertThatThrownBy(() -> new ColumnarDecoder(hostile, bfbs))
         .isInstanceOf(ColumnarException.class)
         .hasMessageContaining("a stream of " + (Integer.MAX_VALUE - 32) + " bytes");
@@ -309,16 +304,7 @@ class HostileCopyTest {
         rest.varint(d.length);
         rest.write(d);
         rest.write(after);
-        byte[] hostile =
-            new Header(
-                    h.total(),
-                    h.sha(),
-                    h.prefix(),
-                    h.regions(),
-                    h.root(),
-                    h.schema(),
-                    rest.toByteArray())
-                .write();
+        byte[] hostile = h.withRest(rest.toByteArray()).write();
         rebuildsOrRefuses(hostile, bfbs, shard, "seed " + seed + " #" + k, failures);
       }
     }
